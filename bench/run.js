@@ -1,0 +1,230 @@
+#!/usr/bin/env node
+// `npm run bench`: builds, starts the service on its own database, seeds 100k tasks, and
+// measures the hot endpoints with autocannon (10 connections). Prints a table; with
+// BENCH_EXPLAIN=1 (default) also prints EXPLAIN ANALYZE of the search statement.
+// Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (10), BENCH_PORT (3111),
+// BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench), REDIS_URL, BENCH_ONLY (comma list).
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const { seed } = require('./seed');
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const PORT = Number(process.env.BENCH_PORT ?? 3111);
+const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem_bench';
+const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
+const BASE = `http://127.0.0.1:${PORT}/api`;
+
+async function admin(fn) {
+  const u = new URL(DB_URL);
+  const name = u.pathname.slice(1);
+  u.pathname = '/postgres';
+  const c = new Client({ connectionString: u.toString() });
+  await c.connect();
+  try {
+    return await fn(c, name);
+  } finally {
+    await c.end();
+  }
+}
+
+async function waitForHealth(child) {
+  for (let i = 0; i < 120; i++) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${BASE}/health`);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('service did not become healthy');
+}
+
+async function call(method, p, body, token) {
+  const res = await fetch(BASE + p, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+function run(name, opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url: BASE, connections: CONNECTIONS, duration: DURATION, ...opts }, (err, r) => {
+      if (err) return reject(err);
+      resolve({
+        name,
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        non2xx: r.non2xx,
+        errors: r.errors + r.timeouts,
+        total: r.requests.total,
+      });
+    });
+  });
+}
+
+async function main() {
+  await admin(async (c, name) => {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}"`);
+  });
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    DATABASE_URL: DB_URL,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    RATE_LIMIT_API: '0',
+    RATE_LIMIT_AUTH: '0',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+    QUEUE_PREFIX: 'bench',
+    APP_ROLES: 'api,worker',
+  };
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    await waitForHealth(child);
+    const signUp = await call('POST', '/auth/sign-up/email', { name: 'Bench', email: `bench-${Date.now()}@example.test`, password: 'benchmark-password' });
+    const token = signUp.body.token;
+    const userId = signUp.body.user.id;
+    const { workspaceIds } = await seed(DB_URL, userId);
+
+    const db = new Client({ connectionString: DB_URL });
+    await db.connect();
+    const [pa, pb] = (await db.query(`SELECT id FROM project WHERE workspace_id = $1 ORDER BY name LIMIT 2`, [workspaceIds[0]])).rows.map((r) => r.id);
+    const readIds = (await db.query(`SELECT id FROM task ORDER BY md5(id::text) LIMIT 1000`)).rows.map((r) => r.id);
+    const moveIds = (await db.query(`SELECT id FROM task WHERE project_id = $1 ORDER BY number LIMIT 500`, [pa])).rows.map((r) => r.id);
+    const labelIds = (await db.query(`SELECT id FROM label WHERE task_id IS NULL ORDER BY id`)).rows.map((r) => r.id);
+    const entryIds = (await db.query(`SELECT id FROM time_entry ORDER BY id LIMIT 1000`)).rows.map((r) => r.id);
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+    // Each scenario counts its own requests; each moved task's current project is tracked so
+    // every move goes to the other project.
+    const counter = () => {
+      let n = 0;
+      return () => n++;
+    };
+    const nextRead = counter();
+    const nextLabel = counter();
+    const nextEntry = counter();
+    const nextMove = counter();
+    const location = new Map(moveIds.map((id) => [id, pa]));
+    const scenarios = [
+      ['search selective (type all)', { requests: [{ method: 'GET', path: '/api/search?q=quokka', headers: auth }] }],
+      ['search common (type tasks)', { requests: [{ method: 'GET', path: '/api/search?q=update&type=tasks', headers: auth }] }],
+      ['GET /task/:id', { requests: [{ method: 'GET', headers: auth, setupRequest: (r) => ({ ...r, path: `/api/task/${readIds[nextRead() % readIds.length]}` }) }] }],
+      [
+        'PUT /task/move/:id',
+        {
+          requests: [
+            {
+              method: 'PUT',
+              headers: auth,
+              setupRequest: (r) => {
+                const id = moveIds[nextMove() % moveIds.length];
+                const dest = location.get(id) === pa ? pb : pa;
+                location.set(id, dest);
+                return { ...r, path: `/api/task/move/${id}`, body: JSON.stringify({ destinationProjectId: dest }) };
+              },
+            },
+          ],
+        },
+      ],
+      [
+        'PUT /label/:id',
+        {
+          requests: [
+            {
+              method: 'PUT',
+              headers: auth,
+              setupRequest: (r) => {
+                const n = nextLabel();
+                const color = n % 2 ? '#112233' : '#445566';
+                return { ...r, path: `/api/label/${labelIds[n % labelIds.length]}`, body: JSON.stringify({ name: `label-${n % labelIds.length}`, color }) };
+              },
+            },
+          ],
+        },
+      ],
+      [
+        'PUT /time-entry/:id',
+        {
+          requests: [
+            {
+              method: 'PUT',
+              headers: auth,
+              setupRequest: (r) => {
+                const n = nextEntry();
+                return {
+                  ...r,
+                  path: `/api/time-entry/${entryIds[n % entryIds.length]}`,
+                  body: JSON.stringify({ startTime: '2026-01-01T09:00:00.000Z', endTime: `2026-01-01T${10 + (n % 8)}:00:00.000Z`, description: `work ${n}` }),
+                };
+              },
+            },
+          ],
+        },
+      ],
+    ];
+
+    // Sanity: each scenario's first request must succeed, else its figures mean nothing.
+    const rows = [];
+    for (const [name, opts] of scenarios) {
+      if (ONLY && !ONLY.some((o) => name.includes(o))) continue;
+      const req = opts.requests[0];
+      const first = req.setupRequest ? req.setupRequest({ ...req }) : req;
+      const probe = await fetch(`http://127.0.0.1:${PORT}${first.path}`, { method: first.method, headers: first.headers, body: first.body });
+      if (!probe.ok) {
+        rows.push({ name, skipped: `first request answered ${probe.status}: ${(await probe.text()).slice(0, 120)}` });
+        continue;
+      }
+      await run(name, { ...opts, duration: 2 }); // warm-up
+      rows.push(await run(name, opts));
+    }
+
+    console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
+    console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx | errors |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | |`);
+      else console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
+    }
+
+    if (process.env.BENCH_EXPLAIN !== '0') {
+      const { searchSql, likePattern } = require('../dist/modules/search/search-sql');
+      const common = { taskTitle: 'common', taskDescription: 'rare', activityContent: 'rare' };
+      for (const [label, q, sections, variant] of [
+        ['selective, type all', 'quokka', ['tasks', 'projects', 'workspaces', 'comments', 'activities'], undefined],
+        ['common, type tasks', 'update', ['tasks'], common],
+      ]) {
+        const params = [userId, likePattern(q), 20, null, null];
+        if (sections.includes('tasks')) params.push(null, null);
+        // As the service runs it: a prepared statement with its cached generic plan.
+        await db.query(`SET plan_cache_mode = force_generic_plan`);
+        await db.query(`PREPARE bench_search AS ${searchSql(sections, variant).text}`);
+        const args = params.map((p) => (p === null ? 'NULL' : typeof p === 'number' ? String(p) : `'${String(p).replace(/'/g, "''")}'`)).join(', ');
+        const plan = await db.query(`EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON) EXECUTE bench_search(${args})`);
+        await db.query(`DEALLOCATE bench_search`);
+        console.log(`\nEXPLAIN ANALYZE search (${label}, q=${q}):\n` + plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+      }
+    }
+    await db.end();
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+import { DynamicModule, Module, RequestMethod, Type } from "@nestjs/common";
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { CryptoModule } from './common/crypto/crypto.module';
+import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
+import { PermissionGuard } from './common/guards/permission.guard';
+import { loggerParams } from './common/http/logging';
+import { AccessModule } from './common/permissions/access.module';
+import { createValidationPipe } from './common/pipes/validation';
+import { dataSourceOptions } from './database/data-source-options';
+import { AuthGuard } from './modules/auth/auth.guard';
+import { AuthModule } from './modules/auth/auth.module';
+import { HealthModule } from './modules/health/health.module';
+import { OAuthModule } from './modules/oauth/oauth.module';
+import { OrganizationModule } from './modules/organization/organization.module';
+import { SearchModule } from './modules/search/search.module';
+import { ActivityModule } from './modules/activity/activity.module';
+import { ColumnModule } from './modules/column/column.module';
+import { LabelModule } from './modules/label/label.module';
+import { ProjectModule } from './modules/project/project.module';
+import { TaskModule } from './modules/task/task.module';
+import { TimeEntryModule } from './modules/time-entry/time-entry.module';
+import { QueueModule } from './queue/queue.module';
+import { RedisModule } from './redis/redis.module';
+import { WorkerModule } from './worker.module';
+
+/** Feature modules serving the HTTP API. Add new feature modules here. */
+export const FEATURE_MODULES: Type[] = [
+  AuthModule,
+  OrganizationModule,
+  HealthModule,
+  ProjectModule,
+  ColumnModule,
+  TaskModule,
+  LabelModule,
+  TimeEntryModule,
+  ActivityModule,
+  SearchModule,
+  OAuthModule,
+];
+
+/**
+ * The root module. Both roles share the infrastructure; the API role adds the feature modules'
+ * controllers and the global HTTP pipeline, the worker role adds the queue processors.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const api = config.roles.includes('api');
+    const worker = config.roles.includes('worker');
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({ ...loggerParams(config), forRoutes: [{ path: "{*path}", method: RequestMethod.ALL }] }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl, config.databasePoolSize), autoLoadEntities: true }),
+        RedisModule,
+        QueueModule,
+        CryptoModule,
+        AccessModule,
+        ...FEATURE_MODULES,
+        ...(worker ? [WorkerModule] : []),
+      ],
+      providers: api
+        ? [
+            { provide: APP_PIPE, useFactory: createValidationPipe },
+            { provide: APP_FILTER, useClass: AllExceptionsFilter },
+            { provide: APP_GUARD, useExisting: AuthGuard },
+            { provide: APP_GUARD, useClass: PermissionGuard },
+          ]
+        : [],
+    };
+  }
+}

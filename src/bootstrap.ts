@@ -1,0 +1,72 @@
+import 'reflect-metadata';
+import { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/app-config';
+import { jsonBodyParser } from './common/http/body-parser';
+import { ensureDatabase, migrate } from './database/migrate';
+
+export interface Running {
+  app: INestApplication | INestApplicationContext;
+  /** Base URL of the HTTP server (api role only), e.g. http://127.0.0.1:3000 */
+  url?: string;
+  close(): Promise<void>;
+}
+
+function setUpHttp(app: NestExpressApplication, config: AppConfig): void {
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+        },
+      },
+    }),
+  );
+  app.enableCors({ origin: config.corsOrigins === true ? true : [...config.corsOrigins], credentials: true, exposedHeaders: ['set-auth-token', 'x-request-id'] });
+  app.use(jsonBodyParser());
+  app.setGlobalPrefix('api');
+
+  const doc = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Tandem API')
+      .setDescription('Project collaboration: workspaces, projects, tasks, integrations and notifications. Every error body is {"message": string}.')
+      .setVersion('1')
+      .addBearerAuth()
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', useGlobalPrefix: false });
+}
+
+/** Boots the roles named in config: the API (HTTP server) and/or the worker (queue processors). */
+export async function bootstrap(config: AppConfig, opts: { host?: string; migrate?: boolean } = {}): Promise<Running> {
+  if (opts.migrate !== false) {
+    await ensureDatabase(config.databaseUrl);
+    await migrate(config.databaseUrl);
+  }
+  const module = AppModule.forRoot(config);
+  if (config.roles.includes('api')) {
+    const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, bodyParser: false });
+    app.useLogger(app.get(Logger));
+    setUpHttp(app, config);
+    await app.listen(config.port, opts.host ?? '0.0.0.0');
+    const addr = app.getHttpServer().address();
+    const port = typeof addr === 'object' && addr ? addr.port : config.port;
+    return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  }
+  const app = await NestFactory.createApplicationContext(module, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  await app.init();
+  return { app, close: () => app.close() };
+}

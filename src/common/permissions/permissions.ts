@@ -1,0 +1,84 @@
+/** The resource → actions table of decisions §3. */
+export const RESOURCE_ACTIONS = {
+  organization: ['update', 'delete'],
+  member: ['create', 'update', 'delete'],
+  invitation: ['create', 'cancel'],
+  team: ['create', 'update', 'delete'],
+  ac: ['create', 'read', 'update', 'delete'],
+  project: ['create', 'read', 'update', 'delete'],
+  task: ['create', 'read', 'update', 'delete', 'assign'],
+  label: ['create', 'read', 'update', 'delete'],
+  workspace: ['read', 'update', 'delete', 'manage_settings'],
+} as const;
+
+export type Resource = keyof typeof RESOURCE_ACTIONS;
+export type Action<R extends Resource = Resource> = (typeof RESOURCE_ACTIONS)[R][number];
+export type PermissionMap = Partial<Record<Resource, readonly string[]>>;
+
+export const STATIC_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type StaticRole = (typeof STATIC_ROLES)[number];
+
+const all = (): PermissionMap =>
+  Object.fromEntries(Object.entries(RESOURCE_ACTIONS).map(([r, a]) => [r, [...a]])) as PermissionMap;
+
+const readOnly = (): PermissionMap =>
+  Object.fromEntries(
+    Object.entries(RESOURCE_ACTIONS)
+      .filter(([, a]) => (a as readonly string[]).includes('read'))
+      .map(([r]) => [r, ['read']]),
+  ) as PermissionMap;
+
+export const STATIC_ROLE_PERMISSIONS: Record<StaticRole, PermissionMap> = {
+  owner: all(),
+  admin: {
+    ...all(),
+    organization: ['update'],
+    workspace: ['read', 'update', 'manage_settings'],
+  },
+  member: {
+    ac: ['read'],
+    project: ['create', 'read'],
+    task: ['create', 'read', 'update'],
+    label: ['create', 'read', 'update', 'delete'],
+    workspace: ['read'],
+  },
+  viewer: readOnly(),
+};
+
+export const isStaticRole = (r: string): r is StaticRole => (STATIC_ROLES as readonly string[]).includes(r);
+
+/** Roles are stored comma-joined (decisions §3). */
+export function splitRoles(role: string | string[] | null | undefined): string[] {
+  const list = Array.isArray(role) ? role : String(role ?? '').split(',');
+  return [...new Set(list.map((r) => r.trim()).filter(Boolean))];
+}
+
+/** The union of several permission maps (a multi-role member has the union). */
+export function unionPermissions(maps: PermissionMap[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const m of maps) {
+    for (const [res, actions] of Object.entries(m)) {
+      const set = out.get(res) ?? new Set<string>();
+      for (const a of actions ?? []) set.add(a);
+      out.set(res, set);
+    }
+  }
+  return out;
+}
+
+export function hasPermission(perms: Map<string, Set<string>>, resource: string, action: string): boolean {
+  return perms.get(resource)?.has(action) ?? false;
+}
+
+/** Validates a permission object; returns an error sentence or null. */
+export function invalidPermission(permission: unknown): string | null {
+  if (!permission || typeof permission !== 'object' || Array.isArray(permission)) return 'permission must be an object';
+  for (const [res, actions] of Object.entries(permission as Record<string, unknown>)) {
+    // Own keys only: `constructor` or `__proto__` must not find Object's members.
+    const known = Object.hasOwn(RESOURCE_ACTIONS, res) ? (RESOURCE_ACTIONS as Record<string, readonly string[]>)[res] : undefined;
+    if (!known || !Array.isArray(actions) || actions.some((a) => typeof a !== 'string' || !known.includes(a))) {
+      return 'The provided permission includes an invalid resource';
+    }
+  }
+  return null;
+}

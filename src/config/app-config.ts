@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+import { isAllowedProviderUrl, PROVIDER_URL_RULE } from '../modules/oauth/oauth-urls';
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  const v = String(value).trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return value; // left as is so IsBoolean reports the variable
+};
+const toInt = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  return /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
+};
+
+/** Environment variables as they arrive; validated once at boot (decisions §9). */
+class EnvSchema {
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' }) DATABASE_URL?: string;
+  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
+  @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' }) JWT_SECRET?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60) JWT_EXPIRES_IN?: number;
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'must be 32 bytes as 64 hex characters or base64' })
+  ENCRYPTION_KEY?: string;
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) PUBLIC_API_URL?: string;
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) CLIENT_URL?: string;
+  @IsOptional() @Matches(/^\s*(api|worker)(\s*,\s*(api|worker))*\s*$/, { message: 'must be api, worker or api,worker' })
+  APP_ROLES?: string;
+  @IsOptional() @IsString() CORS_ORIGINS?: string;
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
+  @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1-40 letters, digits, _ or -' }) QUEUE_PREFIX?: string;
+  @IsOptional() @IsString() SMTP_HOST?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) SMTP_PORT?: number;
+  @IsOptional() @IsString() SMTP_USER?: string;
+  @IsOptional() @IsString() SMTP_PASSWORD?: string;
+  @IsOptional() @IsString() SMTP_FROM?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() SMTP_SECURE?: boolean;
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) MESSENGER_API_BASE_URL?: string;
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) HOSTEDGIT_API_BASE_URL?: string;
+  @IsOptional() @IsString() HOSTEDGIT_APP_ID?: string;
+  @IsOptional() @IsString() HOSTEDGIT_APP_PRIVATE_KEY?: string;
+  @IsOptional() @IsString() HOSTEDGIT_WEBHOOK_SECRET?: string;
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) CUSTOM_OAUTH_ISSUER?: string;
+  @IsOptional() @IsString() CUSTOM_OAUTH_CLIENT_ID?: string;
+  @IsOptional() @IsString() CUSTOM_OAUTH_CLIENT_SECRET?: string;
+  @IsOptional() @IsString() CUSTOM_OAUTH_SCOPES?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() ALLOW_PRIVATE_DESTINATIONS?: boolean;
+  @IsOptional() @Transform(toBool) @IsBoolean() DISABLE_REGISTRATION?: boolean;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_AUTH?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_INVITES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_API?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
+}
+
+export type AppRole = 'api' | 'worker';
+
+export interface AppConfig {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly databaseUrl: string;
+  readonly databasePoolSize: number;
+  readonly redisUrl: string;
+  readonly jwtSecret: string;
+  readonly jwtExpiresInSeconds: number;
+  /** 32-byte AES-256-GCM key. */
+  readonly encryptionKey: Buffer;
+  readonly publicApiUrl: string;
+  readonly clientUrl: string;
+  readonly roles: readonly AppRole[];
+  readonly corsOrigins: readonly string[] | true;
+  readonly logLevel: string;
+  /** Prefix of every Redis key and BullMQ queue this instance uses. */
+  readonly queuePrefix: string;
+  readonly smtp: {
+    readonly host?: string;
+    readonly port: number;
+    readonly user?: string;
+    readonly password?: string;
+    readonly from: string;
+    readonly secure: boolean;
+  };
+  readonly messengerApiBaseUrl: string;
+  readonly hostedgit: {
+    readonly apiBaseUrl: string;
+    readonly appId?: string;
+    readonly appPrivateKey?: string;
+    readonly webhookSecret?: string;
+  };
+  readonly customOAuth: {
+    readonly issuer?: string;
+    readonly clientId?: string;
+    readonly clientSecret?: string;
+    readonly scopes: string;
+  };
+  readonly allowPrivateDestinations: boolean;
+  readonly disableRegistration: boolean;
+  readonly rateLimits: { readonly auth: number; readonly invites: number; readonly api: number };
+}
+
+export class ConfigError extends Error {}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Buffer.isBuffer(o)) {
+    Object.values(o as object).forEach(deepFreeze);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+function devSecret(label: string): string {
+  // Stable per machine-less label so restarts keep tokens valid in development.
+  return createHash('sha256').update(`tandem-development-only-${label}`).digest('hex');
+}
+
+/** Custom OAuth is all or nothing: issuer, client id and secret together, and a trusted issuer URL. */
+function customOAuthErrors(p: EnvSchema): string[] {
+  const names = ['CUSTOM_OAUTH_ISSUER', 'CUSTOM_OAUTH_CLIENT_ID', 'CUSTOM_OAUTH_CLIENT_SECRET'] as const;
+  const set = names.filter((k) => p[k]);
+  if (!set.length) return [];
+  const errors = names.filter((k) => !p[k]).map((k) => `${k}: is required when ${set[0]} is set`);
+  if (p.CUSTOM_OAUTH_ISSUER && !isAllowedProviderUrl(p.CUSTOM_OAUTH_ISSUER, p.ALLOW_PRIVATE_DESTINATIONS ?? false)) {
+    errors.push(`CUSTOM_OAUTH_ISSUER: ${PROVIDER_URL_RULE}`);
+  }
+  return errors;
+}
+
+/**
+ * Validates the environment once and returns a frozen, typed config.
+ * Throws ConfigError naming every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw: Record<string, unknown> = { ...env };
+  // Empty strings mean "unset", as in a .env file with `KEY=`.
+  for (const [k, v] of Object.entries(raw)) if (v === '') delete raw[k];
+  const parsed = plainToInstance(EnvSchema, raw);
+  const errors = validateSync(parsed, { forbidUnknownValues: false });
+  if (errors.length) {
+    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const oauthErrors = customOAuthErrors(parsed);
+  if (oauthErrors.length) throw new ConfigError(`Invalid configuration:\n  ${oauthErrors.join('\n  ')}`);
+  const nodeEnv = (parsed.NODE_ENV ?? 'development') as AppConfig['nodeEnv'];
+  if (nodeEnv === 'production') {
+    const missing = ['JWT_SECRET', 'ENCRYPTION_KEY'].filter((k) => !(parsed as any)[k]);
+    if (missing.length) {
+      throw new ConfigError(`Invalid configuration:\n  ${missing.map((k) => `${k}: is required when NODE_ENV=production`).join('\n  ')}`);
+    }
+  }
+  const encKey = parsed.ENCRYPTION_KEY
+    ? /^[0-9a-fA-F]{64}$/.test(parsed.ENCRYPTION_KEY)
+      ? Buffer.from(parsed.ENCRYPTION_KEY, 'hex')
+      : Buffer.from(parsed.ENCRYPTION_KEY, 'base64')
+    : Buffer.from(devSecret('encryption'), 'hex');
+  const port = parsed.PORT ?? 3000;
+  const roles = (parsed.APP_ROLES ?? 'api,worker')
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r, i, a) => r && a.indexOf(r) === i) as AppRole[];
+  const cors = parsed.CORS_ORIGINS?.trim();
+  const config: AppConfig = {
+    nodeEnv,
+    port,
+    databaseUrl: parsed.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem',
+    databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
+    redisUrl: parsed.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    jwtSecret: parsed.JWT_SECRET ?? devSecret('jwt'),
+    jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN ?? 7 * 24 * 3600,
+    encryptionKey: encKey,
+    publicApiUrl: (parsed.PUBLIC_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    clientUrl: (parsed.CLIENT_URL ?? 'http://localhost:5173').replace(/\/+$/, ''),
+    roles,
+    corsOrigins: !cors || cors === '*' ? true : cors.split(',').map((s) => s.trim()).filter(Boolean),
+    logLevel: parsed.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
+    queuePrefix: parsed.QUEUE_PREFIX ?? 'tandem',
+    smtp: {
+      host: parsed.SMTP_HOST,
+      port: parsed.SMTP_PORT ?? 587,
+      user: parsed.SMTP_USER,
+      password: parsed.SMTP_PASSWORD,
+      from: parsed.SMTP_FROM ?? 'Tandem <no-reply@tandem.local>',
+      secure: parsed.SMTP_SECURE ?? false,
+    },
+    messengerApiBaseUrl: (parsed.MESSENGER_API_BASE_URL ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+    hostedgit: {
+      apiBaseUrl: (parsed.HOSTEDGIT_API_BASE_URL ?? 'https://api.github.com').replace(/\/+$/, ''),
+      appId: parsed.HOSTEDGIT_APP_ID,
+      appPrivateKey: parsed.HOSTEDGIT_APP_PRIVATE_KEY,
+      webhookSecret: parsed.HOSTEDGIT_WEBHOOK_SECRET,
+    },
+    customOAuth: {
+      issuer: parsed.CUSTOM_OAUTH_ISSUER,
+      clientId: parsed.CUSTOM_OAUTH_CLIENT_ID,
+      clientSecret: parsed.CUSTOM_OAUTH_CLIENT_SECRET,
+      scopes: parsed.CUSTOM_OAUTH_SCOPES ?? 'openid email profile',
+    },
+    allowPrivateDestinations: parsed.ALLOW_PRIVATE_DESTINATIONS ?? false,
+    disableRegistration: parsed.DISABLE_REGISTRATION ?? false,
+    rateLimits: {
+      auth: parsed.RATE_LIMIT_AUTH ?? 20,
+      invites: parsed.RATE_LIMIT_INVITES ?? 10,
+      api: parsed.RATE_LIMIT_API ?? 6000,
+    },
+  };
+  return deepFreeze(config);
+}

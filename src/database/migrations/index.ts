@@ -1,0 +1,12 @@
+// Every migration, in order. Add new ones here (files are named <epoch-ms>-<Name>.ts).
+import { Foundation1763780000000 } from './1763780000000-Foundation';
+import { WorkItems1763780100000 } from './1763780100000-WorkItems';
+import { OAuthAccount1763780400000 } from './1763780400000-OAuthAccount';
+import { OrganizationManagement1763780500000 } from './1763780500000-OrganizationManagement';
+
+export const MIGRATIONS = [
+  Foundation1763780000000,
+  WorkItems1763780100000,
+  OAuthAccount1763780400000,
+  OrganizationManagement1763780500000,
+];

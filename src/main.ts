@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import { bootstrap } from './bootstrap';
+import { ConfigError, loadConfig } from './config/app-config';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const running = await bootstrap(config);
+  const roles = config.roles.join(',');
+  log('info', `Tandem started (${roles})${running.url ? ` on port ${config.port}` : ''}`);
+
+  // Graceful shutdown: stop accepting connections, let in-flight requests and jobs finish,
+  // close queues and pools; give up after 15 s.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log('info', `${signal} received, shutting down`);
+    const force = setTimeout(() => {
+      log('error', 'shutdown timed out');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await running.close();
+      process.exit(0);
+    } catch (err: any) {
+      log('error', `shutdown failed: ${err?.message ?? err}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+function log(level: string, msg: string) {
+  console.log(JSON.stringify({ level, time: Date.now(), msg }));
+}
+
+main().catch((err) => {
+  console.error(JSON.stringify({ level: 'fatal', msg: 'start-up failed', err: String(err?.stack ?? err) }));
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity({ name: 'api_key' })
+export class ApiKey {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') userId: string;
+  @Column('text', { nullable: true }) name: string | null;
+  /** The first characters of the key, to recognise it in a list. */
+  @Column('text') start: string;
+  /** SHA-256 of the key; the key itself is never stored. */
+  @Column('text', { select: false }) keyHash: string;
+  @Column('jsonb', { nullable: true }) permissions: Record<string, string[]> | null;
+  @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
+  @Column('timestamptz', { nullable: true }) lastUsedAt: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}

@@ -1,0 +1,76 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { Public } from '../../common/decorators/public.decorator';
+import { RateLimitService } from '../../redis/rate-limit.service';
+import { AuthService } from './auth.service';
+import { CreateApiKeyDto, DeleteApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
+
+const client = (req: Request) => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
+
+@ApiTags('auth')
+@Controller('auth')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly rateLimit: RateLimitService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Post('sign-up/email')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create an account; answers a bearer token' })
+  async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
+    const out = await this.auth.signUp(dto, client(req));
+    res.setHeader('set-auth-token', out.token);
+    return out;
+  }
+
+  @Public()
+  @Post('sign-in/email')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Sign in with email and password; answers a bearer token' })
+  async signIn(@Body() dto: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
+    const out = await this.auth.signIn(dto, client(req));
+    res.setHeader('set-auth-token', out.token);
+    return out;
+  }
+
+  @ApiBearerAuth()
+  @Post('sign-out')
+  @HttpCode(200)
+  signOut(@CurrentUser() user: AuthUser) {
+    return this.auth.signOut(user);
+  }
+
+  @ApiBearerAuth()
+  @Get('get-session')
+  getSession(@CurrentUser() user: AuthUser) {
+    return this.auth.getSession(user);
+  }
+
+  @ApiBearerAuth()
+  @Post('api-key/create')
+  @HttpCode(200)
+  createApiKey(@CurrentUser() user: AuthUser, @Body() dto: CreateApiKeyDto) {
+    return this.auth.createApiKey(user, dto);
+  }
+
+  @ApiBearerAuth()
+  @Get('api-key/list')
+  listApiKeys(@CurrentUser() user: AuthUser) {
+    return this.auth.listApiKeys(user);
+  }
+
+  @ApiBearerAuth()
+  @Post('api-key/delete')
+  @HttpCode(200)
+  deleteApiKey(@CurrentUser() user: AuthUser, @Body() dto: DeleteApiKeyDto) {
+    return this.auth.deleteApiKey(user, dto.keyId);
+  }
+}

@@ -1,0 +1,212 @@
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import * as argon2 from 'argon2';
+import * as jwt from 'jsonwebtoken';
+import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ApiKeyPrincipal, AuthUser } from '../../common/decorators/current-user.decorator';
+import { CryptoService } from '../../common/crypto/crypto.service';
+import { isUuid } from '../../common/pipes/id.pipe';
+import { invalidPermission } from '../../common/permissions/permissions';
+import { ApiKey } from './api-key.entity';
+import { CreateApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
+import { Session } from './session.entity';
+import { toUserRecord, User, UserRecord } from './user.entity';
+
+export const JWT_ALGORITHM = 'HS256';
+const SIGN_UP_LOCK_KEY = 7_261_301_118;
+const API_KEY_PREFIX = 'tdm_';
+
+export interface SessionClient {
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+// A real hash of a random password: sign-in with an unknown email spends the same time as a wrong password.
+const DUMMY_HASH = argon2.hash(CryptoService.randomToken(16));
+
+@Injectable()
+export class AuthService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async signUp(dto: SignUpDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
+    const email = dto.email.toLowerCase();
+    await this.assertRegistrationOpen(email);
+    const passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
+    const user = await this.createUser({ name: dto.name, email, image: dto.image ?? null, passwordHash });
+    const token = await this.createSession(user.id, client);
+    return { token, user: toUserRecord(user) };
+  }
+
+  /** 403 when DISABLE_REGISTRATION closes sign-up and `email` has no pending invitation (sign-up and OAuth). */
+  async assertRegistrationOpen(email: string): Promise<void> {
+    if (this.config.disableRegistration && !(await this.hasPendingInvitation(email))) {
+      throw new ForbiddenException('Registration is disabled');
+    }
+  }
+
+  /**
+   * Inserts a user (email already lower-cased); the first user of the instance becomes its admin.
+   * 409 when the email is taken. Runs in `manager`'s transaction when given (OAuth sign-up).
+   */
+  async createUser(
+    fields: { name: string; email: string; image: string | null; passwordHash: string | null; emailVerified?: boolean },
+    manager?: EntityManager,
+  ): Promise<User> {
+    const insert = async (m: EntityManager) => {
+      // Serialises sign-ups so that exactly one first user becomes the instance admin.
+      await m.query('SELECT pg_advisory_xact_lock($1)', [SIGN_UP_LOCK_KEY]);
+      const taken = await m.query(`SELECT 1 FROM "user" WHERE email = $1`, [fields.email]);
+      if (taken.length) throw new ConflictException('User already exists');
+      const [{ any }] = await m.query(`SELECT EXISTS (SELECT 1 FROM "user") AS any`);
+      return m.save(m.create(User, { ...fields, emailVerified: fields.emailVerified ?? false, isInstanceAdmin: !any }));
+    };
+    return manager ? insert(manager) : this.ds.transaction(insert);
+  }
+
+  async signIn(dto: SignInDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
+    const email = dto.email.toLowerCase();
+    const user = await this.ds
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .addSelect('u.passwordHash')
+      .where('u.email = :email', { email })
+      .getOne();
+    if (!user || !user.passwordHash) {
+      await argon2.verify(await DUMMY_HASH, dto.password).catch(() => false);
+      throw new UnauthorizedException('Invalid email or password');
+    }
+    const ok = await argon2.verify(user.passwordHash, dto.password).catch(() => false);
+    if (!ok) throw new UnauthorizedException('Invalid email or password');
+    const token = await this.createSession(user.id, client);
+    return { token, user: toUserRecord(user) };
+  }
+
+  /** Issues a session and its JWT (sub = user id, sid = session id). Used by OAuth sign-in too. */
+  async createSession(userId: string, client: SessionClient = {}): Promise<string> {
+    const expiresAt = new Date(Date.now() + this.config.jwtExpiresInSeconds * 1000);
+    const session = await this.ds.getRepository(Session).save({
+      userId,
+      expiresAt,
+      ipAddress: client.ip ?? null,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+    });
+    return jwt.sign({ sid: session.id }, this.config.jwtSecret, {
+      algorithm: JWT_ALGORITHM,
+      subject: userId,
+      expiresIn: this.config.jwtExpiresInSeconds,
+    });
+  }
+
+  async signOut(user: AuthUser): Promise<{ success: true }> {
+    if (!user.sessionId) throw new BadRequestException('Sign-out needs a session token; delete an API key instead');
+    await this.ds.query(`UPDATE session SET revoked_at = now(), updated_at = now() WHERE id = $1 AND revoked_at IS NULL`, [user.sessionId]);
+    return { success: true };
+  }
+
+  /** The live session behind a JWT, with its user, in one statement; null when revoked or expired. */
+  async validateSession(sessionId: string, userId: string): Promise<AuthUser | null> {
+    if (!isUuid(sessionId) || !isUuid(userId)) return null;
+    const rows = await this.ds.query(
+      `SELECT s.active_organization_id, u.name, u.email, u.is_instance_admin
+         FROM session s JOIN "user" u ON u.id = s.user_id
+        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+      [sessionId, userId],
+    );
+    if (!rows.length) return null;
+    const r = rows[0];
+    return { id: userId, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, sessionId, activeOrganizationId: r.active_organization_id };
+  }
+
+  async getSession(user: AuthUser) {
+    const u = await this.ds.getRepository(User).findOneByOrFail({ id: user.id });
+    if (!user.sessionId) return { session: null, user: toUserRecord(u) };
+    const s = await this.ds.getRepository(Session).findOneByOrFail({ id: user.sessionId });
+    return {
+      session: { id: s.id, userId: s.userId, expiresAt: s.expiresAt.toISOString(), activeOrganizationId: s.activeOrganizationId },
+      user: toUserRecord(u),
+    };
+  }
+
+  async setActiveOrganization(sessionId: string | undefined, organizationId: string | null): Promise<void> {
+    if (!sessionId) return;
+    await this.ds.query(`UPDATE session SET active_organization_id = $2, updated_at = now() WHERE id = $1`, [sessionId, organizationId]);
+  }
+
+  // --- API keys ---------------------------------------------------------------------------
+
+  async createApiKey(user: AuthUser, dto: CreateApiKeyDto) {
+    if (dto.permissions !== undefined) {
+      const err = invalidPermission(dto.permissions);
+      if (err) throw new BadRequestException(err);
+    }
+    // A scoped key can do no more than its scopes, so it cannot mint a key that could do more.
+    const scopes = user.apiKey?.permissions;
+    if (scopes) {
+      const wanted = dto.permissions ?? {};
+      const within = dto.permissions !== undefined && Object.entries(wanted).every(([res, actions]) => actions.every((a) => (scopes[res] ?? []).includes(a)));
+      if (!within) throw new ForbiddenException('Insufficient API key scope');
+    }
+    const key = API_KEY_PREFIX + CryptoService.randomToken(32);
+    const entity = await this.ds.getRepository(ApiKey).save({
+      userId: user.id,
+      name: dto.name ?? null,
+      start: key.slice(0, 10),
+      keyHash: CryptoService.sha256(key),
+      permissions: dto.permissions ?? null,
+      expiresAt: dto.expiresIn ? new Date(Date.now() + dto.expiresIn * 1000) : null,
+    });
+    return { ...this.toApiKeyRecord(entity), key };
+  }
+
+  async listApiKeys(user: AuthUser) {
+    const keys = await this.ds.getRepository(ApiKey).find({ where: { userId: user.id }, order: { createdAt: 'DESC' } });
+    return keys.map((k) => this.toApiKeyRecord(k));
+  }
+
+  async deleteApiKey(user: AuthUser, keyId: string): Promise<{ success: true }> {
+    if (!isUuid(keyId)) throw new NotFoundException('API key not found');
+    // A scoped key can do no more than its scopes: it may revoke itself, not the user's other keys.
+    if (user.apiKey?.permissions && keyId.toLowerCase() !== user.apiKey.id) throw new ForbiddenException('Insufficient API key scope');
+    const res = await this.ds.getRepository(ApiKey).delete({ id: keyId, userId: user.id });
+    if (!res.affected) throw new NotFoundException('API key not found');
+    return { success: true };
+  }
+
+  /** Resolves a presented API key to its user; null when unknown or expired. */
+  async validateApiKey(key: string): Promise<AuthUser | null> {
+    if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
+    const rows = await this.ds.query(
+      `SELECT k.id, k.permissions, u.id AS user_id, u.name, u.email, u.is_instance_admin
+         FROM api_key k JOIN "user" u ON u.id = k.user_id
+        WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > now())`,
+      [CryptoService.sha256(key)],
+    );
+    if (!rows.length) return null;
+    const r = rows[0];
+    const apiKey: ApiKeyPrincipal = { id: r.id, permissions: r.permissions ?? null };
+    return { id: r.user_id, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, apiKey, activeOrganizationId: null };
+  }
+
+  private toApiKeyRecord(k: ApiKey) {
+    return {
+      id: k.id,
+      name: k.name,
+      start: k.start,
+      permissions: k.permissions,
+      createdAt: k.createdAt.toISOString(),
+      expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,
+    };
+  }
+
+  private async hasPendingInvitation(email: string): Promise<boolean> {
+    const rows = await this.ds.query(
+      `SELECT 1 FROM invitation WHERE email = $1 AND status = 'pending' AND expires_at > now() LIMIT 1`,
+      [email],
+    );
+    return rows.length > 0;
+  }
+}

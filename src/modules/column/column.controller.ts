@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { Id } from '../../common/pipes/id.pipe';
+import { ColumnService } from './column.service';
+import { CreateColumnDto, ReorderColumnsDto, UpdateColumnDto } from './dto/column.dto';
+
+const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
+const COLUMN = { kind: 'column', from: 'params', key: 'id' } as const;
+
+@ApiTags('column')
+@ApiBearerAuth()
+@Controller('column')
+export class ColumnController {
+  constructor(private readonly columns: ColumnService) {}
+
+  // Declared before the ':id' routes so 'reorder' is never taken for a column id.
+  @Put('reorder/:projectId')
+  @RequirePermission('project', 'update', PROJECT)
+  @ApiOperation({ summary: 'Set the positions of several columns at once (all or nothing); answers {}' })
+  reorder(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Body() dto: ReorderColumnsDto) {
+    return this.columns.reorder(scope.workspaceId, projectId, dto.columns);
+  }
+
+  @Get(':projectId')
+  @RequirePermission('project', 'read', PROJECT)
+  @ApiOperation({ summary: "The project's columns by position" })
+  list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string) {
+    return this.columns.list(scope.workspaceId, projectId);
+  }
+
+  @Post(':projectId')
+  @HttpCode(200)
+  @RequirePermission('project', 'update', PROJECT)
+  @ApiOperation({ summary: 'Add a column at the end; its slug comes from the name' })
+  create(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Body() dto: CreateColumnDto) {
+    return this.columns.create(scope.workspaceId, projectId, dto);
+  }
+
+  @Put(':id')
+  @RequirePermission('project', 'update', COLUMN)
+  update(@Scope() scope: ResolvedScope, @Param('id', Id('Column')) id: string, @Body() dto: UpdateColumnDto) {
+    return this.columns.update(scope.workspaceId, id, dto);
+  }
+
+  @Delete(':id')
+  @RequirePermission('project', 'update', COLUMN)
+  @ApiOperation({ summary: 'Delete an empty column (409 while it holds tasks)' })
+  remove(@Scope() scope: ResolvedScope, @Param('id', Id('Column')) id: string) {
+    return this.columns.remove(scope.workspaceId, id);
+  }
+}

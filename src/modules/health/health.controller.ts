@@ -1,0 +1,38 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Public } from '../../common/decorators/public.decorator';
+import { RedisService } from '../../redis/redis.service';
+
+async function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error('timeout')), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly redis: RedisService,
+  ) {}
+
+  @Public()
+  @Get()
+  @ApiOperation({ summary: 'Liveness and readiness: checks Postgres and Redis (503 when either is down)' })
+  async check() {
+    const [db, redis] = await Promise.all([
+      within(this.ds.query('SELECT 1'), 2000).then(() => 'up', () => 'down'),
+      // A client that is not connected would queue the ping until it reconnects: report it down at once.
+      this.redis.client.status !== 'ready' ? 'down' : within(this.redis.client.ping(), 2000).then(() => 'up', () => 'down'),
+    ]);
+    const down = [db === 'down' && 'database', redis === 'down' && 'redis'].filter(Boolean);
+    if (down.length) throw new ServiceUnavailableException(`Unavailable: ${down.join(', ')}`);
+    return { status: 'ok', checks: { database: db, redis } };
+  }
+}

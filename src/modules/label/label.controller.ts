@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { Id } from '../../common/pipes/id.pipe';
+import { CreateLabelDto, LabelTaskDto, UpdateLabelDto } from './dto/label.dto';
+import { LabelService } from './label.service';
+
+const LABEL = { kind: 'label', from: 'params', key: 'id' } as const;
+const LabelId = Id('Label');
+
+@ApiTags('label')
+@ApiBearerAuth()
+@Controller('label')
+export class LabelController {
+  constructor(private readonly labels: LabelService) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequirePermission('label', 'create', { kind: 'workspace', from: 'body', key: 'workspaceId' })
+  @ApiOperation({ summary: 'Create a catalogue label (idempotent per name); with taskId also attach it and answer the task copy' })
+  create(@Scope() scope: ResolvedScope, @Body() dto: CreateLabelDto) {
+    return this.labels.create(scope.workspaceId, dto);
+  }
+
+  @Get('workspace/:workspaceId')
+  @RequirePermission('label', 'read', { kind: 'workspace', from: 'params', key: 'workspaceId' })
+  @ApiOperation({ summary: "The workspace's label catalogue" })
+  listWorkspace(@Scope() scope: ResolvedScope, @Param('workspaceId', Id('Workspace')) _workspaceId: string) {
+    return this.labels.listWorkspace(scope.workspaceId);
+  }
+
+  @Get('task/:taskId')
+  @RequirePermission('label', 'read', { kind: 'task', from: 'params', key: 'taskId' })
+  @ApiOperation({ summary: "The task's labels" })
+  listTask(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
+    return this.labels.listTask(scope.workspaceId, taskId);
+  }
+
+  @Put(':id/task')
+  @RequirePermission('label', 'update', LABEL)
+  @ApiOperation({ summary: 'Attach the label to a task (idempotent); answers the task copy' })
+  attach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: LabelTaskDto) {
+    return this.labels.attach(scope.workspaceId, id, dto.taskId);
+  }
+
+  @Delete(':id/task')
+  @RequirePermission('label', 'update', LABEL)
+  @ApiOperation({ summary: 'Detach the label from a task; answers the removed copy' })
+  detach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: LabelTaskDto) {
+    return this.labels.detach(scope.workspaceId, id, dto.taskId);
+  }
+
+  @Get(':id')
+  @RequirePermission('label', 'read', LABEL)
+  get(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string) {
+    return this.labels.get(scope.workspaceId, id);
+  }
+
+  @Put(':id')
+  @RequirePermission('label', 'update', LABEL)
+  @ApiOperation({ summary: 'Rename/recolor; a catalogue label carries the change to its task copies' })
+  update(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: UpdateLabelDto) {
+    return this.labels.update(scope.workspaceId, id, dto);
+  }
+
+  @Delete(':id')
+  @RequirePermission('label', 'delete', LABEL)
+  remove(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string) {
+    return this.labels.remove(scope.workspaceId, id);
+  }
+}

@@ -1,0 +1,58 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
+import { Job, UnrecoverableError } from 'bullmq';
+import { QueueName } from '../../events/queue-names';
+import { EmailComposerRegistry } from './email-composer.registry';
+import { EMAIL_CONCURRENCY, isPermanentSmtpError, MailerService } from './mailer.service';
+
+export type EmailJobResult = { messageId: string } | { skipped: 'smtp-not-configured' | 'obsolete' };
+
+/**
+ * Sends the email of each job. A failure that may pass (SMTP down, timeouts, 4xx) throws, so
+ * BullMQ retries with the queue's backoff; a permanent refusal stops the job.
+ * Job names select the composer: other features add emails by registering a composer.
+ */
+@Processor(QueueName.Email, { concurrency: EMAIL_CONCURRENCY })
+export class EmailProcessor extends WorkerHost {
+  private readonly logger = new Logger(EmailProcessor.name);
+
+  constructor(
+    private readonly composers: EmailComposerRegistry,
+    private readonly mailer: MailerService,
+  ) {
+    super();
+  }
+
+  /** Redis connection trouble: BullMQ reconnects by itself; without a listener it would print to stderr. */
+  @OnWorkerEvent('error')
+  onWorkerError(err: Error): void {
+    this.logger.warn(`email worker: ${err.message}`);
+  }
+
+  async process(job: Job): Promise<EmailJobResult> {
+    const compose = this.composers.get(job.name);
+    if (!compose) throw new UnrecoverableError(`No email composer for job "${job.name}"`);
+    if (!this.mailer.configured) {
+      this.logger.log(`email ${job.id} (${job.name}) skipped: SMTP_HOST is not set`);
+      return { skipped: 'smtp-not-configured' };
+    }
+    const message = await compose(job.data);
+    if (!message) {
+      this.logger.log(`email ${job.id} (${job.name}) skipped: no longer relevant`);
+      return { skipped: 'obsolete' };
+    }
+    try {
+      const sent = await this.mailer.send(message);
+      this.logger.log(`email ${job.id} (${job.name}) sent`);
+      return sent;
+    } catch (err) {
+      const reason = (err as Error).message;
+      if (isPermanentSmtpError(err)) {
+        this.logger.warn(`email ${job.id} (${job.name}) refused by the SMTP server: ${reason}`);
+        throw new UnrecoverableError(reason);
+      }
+      this.logger.warn(`email ${job.id} (${job.name}) attempt ${job.attemptsMade + 1} failed, will retry: ${reason}`);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { Controller, Get, Headers, Inject, Query, Redirect, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { Public } from '../../common/decorators/public.decorator';
+import { RateLimitService } from '../../redis/rate-limit.service';
+import { OAuthService } from './oauth.service';
+
+@ApiTags('oauth')
+@Controller()
+export class OAuthController {
+  constructor(
+    private readonly oauth: OAuthService,
+    private readonly rateLimit: RateLimitService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Get('auth/oauth2/authorize/custom')
+  @Redirect()
+  @ApiOperation({ summary: 'Redirect (302) to the custom OpenID provider; with a session token, links the provider account to that user' })
+  @ApiQuery({ name: 'callbackURL', required: false, description: 'Where to send the browser with #token=… (origin of CLIENT_URL or PUBLIC_API_URL)' })
+  async authorize(@Query('callbackURL') callbackURL: unknown, @Headers('authorization') authorization: unknown, @Req() req: Request) {
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
+    return { url: await this.oauth.authorize(callbackURL, authorization), statusCode: 302 };
+  }
+
+  @Public()
+  @Get('auth/oauth2/callback/custom')
+  @ApiOperation({ summary: "The provider's redirect: answers {token, user}, or 302 to callbackURL#token=…" })
+  async callback(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
+    const out = await this.oauth.callback(query, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
+    res.setHeader('set-auth-token', out.token);
+    res.setHeader('cache-control', 'no-store');
+    if (out.redirectTo) return res.redirect(302, out.redirectTo);
+    res.status(200).json({ token: out.token, user: out.user });
+  }
+
+  @ApiBearerAuth()
+  @Get('oauth/id-token')
+  @ApiOperation({ summary: "The id token of the caller's custom OAuth account (refreshed when expired), or null" })
+  idToken(@CurrentUser() user: AuthUser) {
+    return this.oauth.idToken(user);
+  }
+}

@@ -1,0 +1,217 @@
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import * as jwt from 'jsonwebtoken';
+import { generators, TokenSet } from 'openid-client';
+import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { CryptoService } from '../../common/crypto/crypto.service';
+import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { AuthService, JWT_ALGORITHM, SessionClient } from '../auth/auth.service';
+import { toUserRecord, User, UserRecord } from '../auth/user.entity';
+import { Account, CUSTOM_PROVIDER_ID } from './account.entity';
+import { AccountRepository } from './account.repository';
+import { OAuthStateStore } from './oauth-state.store';
+import { resolveCallbackUrl } from './oauth-urls';
+import { OidcClientService, ProviderSignIn, safeCode } from './oidc-client.service';
+
+// Refresh a little before the id token expires, so that the caller gets one it can still use.
+const REFRESH_MARGIN_MS = 60_000;
+
+export interface OAuthSignIn {
+  token: string;
+  user: UserRecord;
+  /** The client's callbackURL with `#token=…`, when the flow was started with one. */
+  redirectTo: string | null;
+}
+
+/**
+ * Sign-in and account linking with the custom OpenID provider, and the stored id token
+ * (decisions §2). Provider tokens are kept only as CryptoService ciphertext (decisions §8).
+ */
+@Injectable()
+export class OAuthService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly oidc: OidcClientService,
+    private readonly states: OAuthStateStore,
+    private readonly accounts: AccountRepository,
+    private readonly auth: AuthService,
+    private readonly crypto: CryptoService,
+  ) {}
+
+  /** The provider URL to send the browser to. A valid session token in `authorization` links instead of signing in. */
+  async authorize(callbackURL: unknown, authorization: unknown): Promise<string> {
+    this.oidc.assertEnabled();
+    const callback = this.allowedCallback(callbackURL);
+    const linkUserId = await this.linkingUser(authorization);
+    const req = { state: generators.state(), nonce: generators.nonce(), codeVerifier: generators.codeVerifier() };
+    const url = await this.oidc.authorizationUrl(req);
+    await this.states.put(req.state, { codeVerifier: req.codeVerifier, nonce: req.nonce, callbackURL: callback, linkUserId });
+    return url;
+  }
+
+  async callback(query: Record<string, unknown>, client: SessionClient): Promise<OAuthSignIn> {
+    this.oidc.assertEnabled();
+    const state = query.state as string;
+    const pending = await this.states.take(state);
+    if (!pending) throw new BadRequestException('Invalid or expired OAuth state');
+    if (query.error !== undefined) throw new BadRequestException(`OAuth provider refused the sign-in: ${safeCode(query.error)}`);
+    if (typeof query.code !== 'string' || !query.code) throw new BadRequestException('code is required');
+    const iss = typeof query.iss === 'string' ? query.iss : undefined;
+    const signIn = await this.oidc.exchangeCode(
+      { code: query.code, state, ...(iss ? { iss } : {}) },
+      { state, nonce: pending.nonce, codeVerifier: pending.codeVerifier },
+    );
+    const user = await this.ds.transaction((m) =>
+      pending.linkUserId ? this.link(m, pending.linkUserId, signIn) : this.findOrCreateUser(m, signIn),
+    );
+    const token = await this.auth.createSession(user.id, client);
+    let redirectTo: string | null = null;
+    if (pending.callbackURL) {
+      const u = new URL(pending.callbackURL);
+      u.hash = `token=${encodeURIComponent(token)}`;
+      redirectTo = u.toString();
+    }
+    return { token, user: toUserRecord(user), redirectTo };
+  }
+
+  /** The caller's stored id token, refreshed through the provider when it has expired. */
+  async idToken(user: AuthUser): Promise<{ idToken: string | null }> {
+    // A key limited to some resources may not act for the whole identity.
+    if (user.apiKey?.permissions) throw new ForbiddenException('Insufficient API key scope');
+    if (!this.oidc.enabled) return { idToken: null };
+    const account = await this.accounts.findForUser(this.ds.manager, user.id, CUSTOM_PROVIDER_ID);
+    if (!account?.idToken) return { idToken: null };
+    if (!this.needsRefresh(account)) return { idToken: this.crypto.decrypt(account.idToken) };
+    return this.ds.transaction(async (m) => {
+      // Row lock: concurrent requests refresh once; the others read the result after the lock.
+      const locked = await this.accounts.findForUser(m, user.id, CUSTOM_PROVIDER_ID, true);
+      if (!locked?.idToken) return { idToken: null };
+      if (this.needsRefresh(locked)) {
+        const tokens = await this.oidc.refresh(this.crypto.decrypt(locked.refreshToken!), locked.accountId);
+        if (tokens) this.applyTokens(locked, tokens);
+        else locked.refreshToken = null; // refused by the provider: stop trying, keep the last id token
+        await this.accounts.save(m, locked);
+      }
+      return { idToken: this.crypto.decrypt(locked.idToken!) };
+    });
+  }
+
+  private needsRefresh(a: Account): boolean {
+    return Boolean(a.refreshToken && a.idTokenExpiresAt && a.idTokenExpiresAt.getTime() <= Date.now() + REFRESH_MARGIN_MS);
+  }
+
+  /** Existing linked account → its user; else the user with the same verified email; else a new user. */
+  private async findOrCreateUser(m: EntityManager, { tokens, claims }: ProviderSignIn): Promise<User> {
+    await this.accounts.lockProviderAccount(m, CUSTOM_PROVIDER_ID, claims.sub);
+    const existing = await this.accounts.findByProviderAccount(m, CUSTOM_PROVIDER_ID, claims.sub);
+    if (existing) {
+      await this.accounts.save(m, this.applyTokens(existing, tokens));
+      return m.findOneByOrFail(User, { id: existing.userId });
+    }
+    const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 320) {
+      throw new BadRequestException('The OAuth provider did not share an email address');
+    }
+    // Only a provider-verified address may claim an existing user or a new one.
+    if (claims.email_verified !== true && String(claims.email_verified) !== 'true') {
+      throw new ForbiddenException('The OAuth provider has not verified this email address');
+    }
+    let user = await m.findOneBy(User, { email });
+    if (user) {
+      if (await this.accounts.findForUser(m, user.id, CUSTOM_PROVIDER_ID)) {
+        throw new ConflictException('Another OAuth account is already linked to this user');
+      }
+      if (!user.emailVerified) {
+        // Nobody proved they own this address when the user signed up; the provider now proves the
+        // signer-in does. Credentials set by whoever registered it first stop working, so a user
+        // pre-registered with someone else's address cannot keep access to their account.
+        await m.update(User, { id: user.id }, { emailVerified: true, passwordHash: null });
+        await m.query(`UPDATE session SET revoked_at = now(), updated_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [user.id]);
+        await m.query(`DELETE FROM api_key WHERE user_id = $1`, [user.id]);
+      }
+    } else {
+      await this.auth.assertRegistrationOpen(email);
+      user = await this.auth.createUser(
+        { name: displayName(claims, email), email, image: pictureUrl(claims.picture), passwordHash: null, emailVerified: true },
+        m,
+      );
+    }
+    await this.accounts.save(m, this.applyTokens(m.create(Account, { userId: user.id, providerId: CUSTOM_PROVIDER_ID, accountId: claims.sub }), tokens));
+    return user;
+  }
+
+  /** A signed-in user started the flow: attach the provider account to them. */
+  private async link(m: EntityManager, userId: string, { tokens, claims }: ProviderSignIn): Promise<User> {
+    await this.accounts.lockProviderAccount(m, CUSTOM_PROVIDER_ID, claims.sub);
+    const user = await m.findOneBy(User, { id: userId });
+    if (!user) throw new UnauthorizedException('Unauthorized');
+    let account = await this.accounts.findByProviderAccount(m, CUSTOM_PROVIDER_ID, claims.sub);
+    if (account && account.userId !== userId) throw new ConflictException('This OAuth account is already linked to another user');
+    if (!account) {
+      if (await this.accounts.findForUser(m, userId, CUSTOM_PROVIDER_ID)) {
+        throw new ConflictException('Another OAuth account is already linked to this user');
+      }
+      account = m.create(Account, { userId, providerId: CUSTOM_PROVIDER_ID, accountId: claims.sub });
+    }
+    await this.accounts.save(m, this.applyTokens(account, tokens));
+    return user;
+  }
+
+  private applyTokens(account: Account, tokens: TokenSet): Account {
+    if (tokens.id_token) {
+      account.idToken = this.crypto.encrypt(tokens.id_token);
+      account.idTokenExpiresAt = new Date(tokens.claims().exp * 1000);
+    }
+    account.accessToken = this.crypto.encryptNullable(tokens.access_token);
+    account.accessTokenExpiresAt = tokens.expires_at ? new Date(tokens.expires_at * 1000) : null;
+    // Providers that do not rotate refresh tokens send none on refresh: keep the one we have.
+    if (tokens.refresh_token) account.refreshToken = this.crypto.encrypt(tokens.refresh_token);
+    account.scope = tokens.scope ?? account.scope ?? null;
+    return account;
+  }
+
+  private allowedCallback(value: unknown): string | null {
+    if (value === undefined || value === '') return null;
+    const url =
+      typeof value === 'string'
+        ? resolveCallbackUrl(value, this.config.clientUrl, [new URL(this.config.clientUrl).origin, new URL(this.config.publicApiUrl).origin])
+        : null;
+    if (!url) throw new BadRequestException('callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL');
+    return url;
+  }
+
+  /** The user whose session token came with the authorize request; 401 when a token is there but not valid. */
+  private async linkingUser(authorization: unknown): Promise<string | null> {
+    if (authorization === undefined || authorization === '') return null;
+    const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+    let payload: unknown;
+    try {
+      payload = bearer ? jwt.verify(bearer, this.config.jwtSecret, { algorithms: [JWT_ALGORITHM] }) : null;
+    } catch {
+      payload = null;
+    }
+    const { sub, sid } = (payload ?? {}) as { sub?: unknown; sid?: unknown };
+    const user = typeof sub === 'string' && typeof sid === 'string' ? await this.auth.validateSession(sid, sub) : null;
+    if (!user) throw new UnauthorizedException('Unauthorized');
+    return user.id;
+  }
+}
+
+function displayName(claims: Record<string, unknown>, email: string): string {
+  const given = [claims.given_name, claims.family_name].filter((s) => typeof s === 'string' && s.trim()).join(' ');
+  const name = [claims.name, given, claims.preferred_username].find((s) => typeof s === 'string' && s.trim()) as string | undefined;
+  return (name ?? email.split('@')[0]).trim().slice(0, 200);
+}
+
+function pictureUrl(value: unknown): string | null {
+  return typeof value === 'string' && /^https?:\/\/\S+$/.test(value) && value.length <= 2048 ? value : null;
+}

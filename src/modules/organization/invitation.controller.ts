@@ -1,0 +1,54 @@
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { UnscopedKeyOnly } from '../../common/decorators/unscoped-key-only.decorator';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { RateLimitService } from '../../redis/rate-limit.service';
+import { InvitationIdDto, InviteMemberDto } from './dto/invitation.dto';
+import { InvitationService } from './invitation.service';
+import { INVITATION_IN_BODY, ORG_IN_BODY } from './organization.scopes';
+
+@ApiTags('organization')
+@ApiBearerAuth()
+@Controller('auth/organization')
+export class InvitationController {
+  constructor(
+    private readonly invitations: InvitationService,
+    private readonly rateLimit: RateLimitService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('invite-member')
+  @HttpCode(200)
+  @RequirePermission('invitation', 'create', ORG_IN_BODY)
+  @ApiOperation({ summary: 'Invite by email (pending for 48 h; the email is sent by the worker); needs invitation:create; rate limited per user' })
+  async invite(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() dto: InviteMemberDto) {
+    await this.rateLimit.hit(`invite:${user.id}`, this.config.rateLimits.invites, 'Too many invitations, try again later');
+    return this.invitations.invite(user, scope, dto);
+  }
+
+  @Post('cancel-invitation')
+  @HttpCode(200)
+  @RequirePermission('invitation', 'cancel', INVITATION_IN_BODY)
+  @ApiOperation({ summary: 'Cancel a pending invitation; needs invitation:cancel' })
+  cancel(@Scope() scope: ResolvedScope, @Body() _dto: InvitationIdDto) {
+    return this.invitations.cancel(scope.workspaceId, scope.resourceId);
+  }
+
+  @Post('accept-invitation')
+  @UnscopedKeyOnly()
+  @HttpCode(200)
+  @ApiOperation({ summary: "Join the workspace (only the invited email's user); answers {invitation, member}" })
+  accept(@CurrentUser() user: AuthUser, @Body() dto: InvitationIdDto) {
+    return this.invitations.accept(user, dto.invitationId);
+  }
+
+  @Post('reject-invitation')
+  @UnscopedKeyOnly()
+  @HttpCode(200)
+  @ApiOperation({ summary: "Decline an invitation (only the invited email's user)" })
+  reject(@CurrentUser() user: AuthUser, @Body() dto: InvitationIdDto) {
+    return this.invitations.reject(user, dto.invitationId);
+  }
+}

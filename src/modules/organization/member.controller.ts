@@ -1,0 +1,43 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { CreateRoleDto } from './dto/role.dto';
+import { RemoveMemberDto, UpdateMemberRoleDto } from './dto/member.dto';
+import { MemberService } from './member.service';
+import { ORG_IN_BODY } from './organization.scopes';
+import { RoleService } from './role.service';
+
+@ApiTags('organization')
+@ApiBearerAuth()
+@Controller('auth/organization')
+export class MemberController {
+  constructor(
+    private readonly members: MemberService,
+    private readonly roles: RoleService,
+  ) {}
+
+  @Post('update-member-role')
+  @HttpCode(200)
+  @RequirePermission('member', 'update', ORG_IN_BODY)
+  @ApiOperation({ summary: "Set a member's roles (static or custom); needs member:update; only an owner grants or changes owner" })
+  updateRole(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() dto: UpdateMemberRoleDto) {
+    return this.members.updateRole(user, scope, dto);
+  }
+
+  @Post('remove-member')
+  @HttpCode(200)
+  @RequirePermission('member', 'delete', ORG_IN_BODY)
+  @ApiOperation({ summary: 'Remove a member by id or email; needs member:delete; the last owner stays' })
+  remove(@Scope() scope: ResolvedScope, @Body() dto: RemoveMemberDto) {
+    return this.members.remove(scope, dto.memberIdOrEmail);
+  }
+
+  @Post('create-role')
+  @HttpCode(200)
+  @RequirePermission('ac', 'create', ORG_IN_BODY)
+  @ApiOperation({ summary: 'Create a custom role {resource: [actions]} (at most 25 per workspace); needs ac:create' })
+  createRole(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() dto: CreateRoleDto) {
+    return this.roles.create(user, scope, dto);
+  }
+}

@@ -1,0 +1,54 @@
+import { ForbiddenException, NotFoundException } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
+import { splitRoles } from '../../common/permissions/permissions';
+
+export type PermissionSets = Map<string, Set<string>>;
+
+/**
+ * Serialises the changes of one workspace that check a count or an invariant before writing
+ * (team and role limits, "at least one owner"). NO KEY UPDATE leaves foreign-key inserts of other
+ * transactions (which take KEY SHARE) unblocked.
+ */
+export async function lockWorkspace(m: EntityManager, workspaceId: string): Promise<void> {
+  const rows = await m.query(`SELECT id FROM workspace WHERE id = $1 FOR NO KEY UPDATE`, [workspaceId]);
+  if (!rows.length) throw new NotFoundException('Workspace not found');
+}
+
+/** The permissions a caller can pass on: its roles' permissions, narrowed by its API key's scopes. */
+export function grantablePermissions(scope: ResolvedScope, user: AuthUser): PermissionSets {
+  const keyScopes = user.apiKey?.permissions;
+  if (!keyScopes) return scope.permissions;
+  const out: PermissionSets = new Map();
+  for (const [res, actions] of scope.permissions) {
+    const allowed = new Set(keyScopes[res] ?? []);
+    out.set(res, new Set([...actions].filter((a) => allowed.has(a))));
+  }
+  return out;
+}
+
+/**
+ * No privilege escalation: a caller may grant (in a role, an invitation or a role change) only
+ * actions it holds itself. Reads are not counted: every member reads.
+ */
+export function assertCanGrant(holder: PermissionSets, wanted: PermissionSets | Record<string, readonly string[]>, message: string): void {
+  const entries: [string, Iterable<string>][] = wanted instanceof Map ? [...wanted] : Object.entries(wanted);
+  for (const [res, actions] of entries) {
+    for (const a of actions) {
+      if (a !== 'read' && !holder.get(res)?.has(a)) throw new ForbiddenException(message);
+    }
+  }
+}
+
+/** Role input (a name, a comma list or an array) as a clean list of names. */
+export function roleList(input: string | string[]): string[] {
+  return splitRoles((Array.isArray(input) ? input : [input]).flatMap((r) => r.split(',')));
+}
+
+export const isOwner = (roles: string | string[]) => splitRoles(roles).includes('owner');
+
+/** SQL predicate on the member alias `m`: the comma-joined role holds `owner`. */
+export const MEMBER_IS_OWNER_SQL = `'owner' = ANY(string_to_array(replace(m.role, ' ', ''), ','))`;
+
+export const isUniqueViolation = (err: any, constraint?: string) => err?.code === '23505' && (!constraint || err?.constraint === constraint);

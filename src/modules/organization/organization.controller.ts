@@ -1,0 +1,80 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { UnscopedKeyOnly } from '../../common/decorators/unscoped-key-only.decorator';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { CreateOrganizationDto, OptionalOrganizationIdQuery, OrganizationIdDto, SetActiveOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
+import { OrganizationService } from './organization.service';
+import { ORG_IN_BODY, ORG_IN_QUERY } from './organization.scopes';
+
+
+@ApiTags('organization')
+@ApiBearerAuth()
+@Controller('auth/organization')
+export class OrganizationController {
+  constructor(private readonly orgs: OrganizationService) {}
+
+  @Post('create')
+  @UnscopedKeyOnly()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a workspace; the caller becomes its owner' })
+  create(@CurrentUser() user: AuthUser, @Body() dto: CreateOrganizationDto) {
+    return this.orgs.create(user, dto);
+  }
+
+  @Get('list')
+  list(@CurrentUser() user: AuthUser) {
+    return this.orgs.list(user);
+  }
+
+  @Get('get-full-organization')
+  @RequirePermission('workspace', 'read', ORG_IN_QUERY)
+  getFull(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
+    return this.orgs.getFull(scope.workspaceId);
+  }
+
+  @Post('update')
+  @HttpCode(200)
+  @RequirePermission('organization', 'update', ORG_IN_BODY)
+  update(@Scope() scope: ResolvedScope, @Body() dto: UpdateOrganizationDto) {
+    return this.orgs.update(scope.workspaceId, dto.data);
+  }
+
+  @Post('delete')
+  @HttpCode(200)
+  @RequirePermission('organization', 'delete', { kind: 'workspace', from: 'body', key: 'organizationId' })
+  delete(@Scope() scope: ResolvedScope, @Body() _dto: OrganizationIdDto) {
+    return this.orgs.delete(scope.workspaceId);
+  }
+
+  @Post('set-active')
+  @HttpCode(200)
+  @RequirePermission('workspace', 'read', { kind: 'workspace', from: 'body', key: 'organizationId' })
+  setActive(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() _dto: SetActiveOrganizationDto) {
+    return this.orgs.setActive(user, scope.workspaceId);
+  }
+
+  @Get('list-members')
+  @RequirePermission('workspace', 'read', ORG_IN_QUERY)
+  listMembers(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
+    return this.orgs.listMembers(scope.workspaceId);
+  }
+
+  @Get('list-invitations')
+  @RequirePermission('workspace', 'read', ORG_IN_QUERY)
+  listInvitations(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
+    return this.orgs.listInvitations(scope.workspaceId);
+  }
+
+  @Get('list-teams')
+  @RequirePermission('workspace', 'read', ORG_IN_QUERY)
+  listTeams(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
+    return this.orgs.listTeams(scope.workspaceId);
+  }
+
+  @Get('list-roles')
+  @RequirePermission('ac', 'read', ORG_IN_QUERY)
+  listRoles(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
+    return this.orgs.listRoles(scope.workspaceId);
+  }
+}

@@ -1,0 +1,61 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { Id } from '../../common/pipes/id.pipe';
+import { CreateProjectDto, ListProjectsQuery, UpdateProjectDto } from './dto/project.dto';
+import { ProjectService } from './project.service';
+
+const PROJECT = { kind: 'project', from: 'params', key: 'id' } as const;
+
+@ApiTags('project')
+@ApiBearerAuth()
+@Controller('project')
+export class ProjectController {
+  constructor(private readonly projects: ProjectService) {}
+
+  @Get()
+  @RequirePermission('project', 'read', { kind: 'workspace', from: 'query', key: 'workspaceId' })
+  @ApiOperation({ summary: "The workspace's projects (archived ones only with includeArchived=true)" })
+  list(@Scope() scope: ResolvedScope, @Query() q: ListProjectsQuery) {
+    return this.projects.list(scope.workspaceId, q.includeArchived === 'true');
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequirePermission('project', 'create', { kind: 'workspace', from: 'body', key: 'workspaceId' })
+  @ApiOperation({ summary: 'Create a project with the four default columns' })
+  create(@Scope() scope: ResolvedScope, @Body() dto: CreateProjectDto) {
+    return this.projects.create(scope.workspaceId, dto);
+  }
+
+  @Get(':id')
+  @RequirePermission('project', 'read', PROJECT)
+  get(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
+    return this.projects.get(scope.workspaceId, id);
+  }
+
+  @Put(':id/archive')
+  @RequirePermission('project', 'update', PROJECT)
+  archive(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
+    return this.projects.archive(scope.workspaceId, id);
+  }
+
+  @Put(':id/unarchive')
+  @RequirePermission('project', 'update', PROJECT)
+  unarchive(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
+    return this.projects.unarchive(scope.workspaceId, id);
+  }
+
+  @Put(':id')
+  @RequirePermission('project', 'update', PROJECT)
+  update(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string, @Body() dto: UpdateProjectDto) {
+    return this.projects.update(scope.workspaceId, id, dto);
+  }
+
+  @Delete(':id')
+  @RequirePermission('project', 'delete', PROJECT)
+  @ApiOperation({ summary: 'Delete a project with its columns, tasks and everything on them' })
+  remove(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
+    return this.projects.remove(scope.workspaceId, id);
+  }
+}

@@ -1,0 +1,36 @@
+import { likePattern, parseTaskKey, searchSql } from './search-sql';
+
+describe('search SQL helpers', () => {
+  it('takes % _ and \\ literally', () => {
+    expect(likePattern('50%')).toBe('%50\\%%');
+    expect(likePattern('a_b')).toBe('%a\\_b%');
+    expect(likePattern('c:\\x')).toBe('%c:\\\\x%');
+    expect(likePattern('plain')).toBe('%plain%');
+  });
+
+  it('recognises task keys', () => {
+    expect(parseTaskKey('API-12')).toEqual({ slug: 'API', number: 12 });
+    expect(parseTaskKey(' web-app-7 ')).toEqual({ slug: 'web-app', number: 7 });
+    expect(parseTaskKey('API-')).toBeNull();
+    expect(parseTaskKey('12')).toBeNull();
+    expect(parseTaskKey('API-0')).toBeNull();
+    expect(parseTaskKey('API-99999999999')).toBeNull();
+  });
+
+  it('builds one statement holding only the requested sections', () => {
+    const all = searchSql(['tasks', 'projects', 'workspaces', 'comments', 'activities']).text;
+    for (const s of ['AS tasks', 'AS projects', 'AS workspaces', 'AS comments', 'AS activities']) expect(all).toContain(s);
+    const one = searchSql(['projects']).text;
+    expect(one).toContain('AS projects');
+    expect(one).not.toContain('FROM task t');
+  });
+
+  it('steers common words away from the trigram index and names each variant once', () => {
+    const rare = searchSql(['tasks'], { taskTitle: 'rare', taskDescription: 'rare', activityContent: 'rare' });
+    const common = searchSql(['tasks'], { taskTitle: 'common', taskDescription: 'rare', activityContent: 'rare' });
+    expect(rare.text).toContain('t.title ILIKE $2 AND');
+    expect(common.text).toContain("(t.title || '') ILIKE $2");
+    expect(common.name).not.toBe(rare.name);
+    expect(searchSql(['tasks'], { taskTitle: 'common', taskDescription: 'rare', activityContent: 'rare' })).toBe(common);
+  });
+});

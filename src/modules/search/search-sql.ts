@@ -1,0 +1,160 @@
+/**
+ * SQL for global search (decisions §5), built as ONE statement so a search costs one round trip
+ * whatever its type. Each section is a CTE the planner optimises on its own; each section's
+ * matching conditions are plain ILIKE on columns with pg_trgm GIN indexes, so a selective `q`
+ * is answered from the indexes, never by scanning every task.
+ *
+ * Parameters: $1 user id, $2 ILIKE pattern, $3 limit, $4 workspace filter (uuid or null),
+ * $5 project filter (uuid or null), $6 task-key slug (or null), $7 task-key number (or null).
+ */
+import type { SearchType } from './dto/search-query.dto';
+
+export type Section = Exclude<SearchType, 'all'>;
+
+const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const TASK_JSON = (t: string) => `json_build_object(
+  'id', ${t}.id, 'projectId', ${t}.project_id, 'position', ${t}.position, 'number', ${t}.number,
+  'userId', ${t}.user_id, 'title', ${t}.title, 'description', ${t}.description, 'status', ${t}.status,
+  'priority', ${t}.priority, 'createdAt', ${iso(`${t}.created_at`)},
+  'startDate', ${iso(`${t}.start_date`)}, 'dueDate', ${iso(`${t}.due_date`)})`;
+
+const PROJECT_JSON = (p: string) => `json_build_object(
+  'id', ${p}.id, 'workspaceId', ${p}.workspace_id, 'slug', ${p}.slug, 'icon', ${p}.icon, 'name', ${p}.name,
+  'description', ${p}.description, 'createdAt', ${iso(`${p}.created_at`)}, 'isPublic', ${p}.is_public,
+  'archivedAt', ${iso(`${p}.archived_at`)})`;
+
+const WORKSPACE_JSON = (w: string) => `json_build_object(
+  'id', ${w}.id, 'name', ${w}.name, 'slug', ${w}.slug, 'logo', ${w}.logo, 'metadata', ${w}.metadata,
+  'description', ${w}.description, 'createdAt', ${iso(`${w}.created_at`)})`;
+
+const ACTIVITY_JSON = (a: string) => `json_build_object(
+  'id', ${a}.id, 'taskId', ${a}.task_id, 'type', ${a}.type, 'createdAt', ${iso(`${a}.created_at`)},
+  'userId', ${a}.user_id, 'content', ${a}.content, 'eventData', ${a}.event_data,
+  'externalUserName', ${a}.external_user_name, 'externalUserAvatar', ${a}.external_user_avatar,
+  'externalSource', ${a}.external_source, 'externalUrl', ${a}.external_url)`;
+
+// Workspaces in scope: the caller's, optionally narrowed to one. An array InitPlan rather than
+// a semi-join: `workspace_id = ANY(<array>)` keeps planning cheap (measured 6.7 ms → 0.3 ms per
+// search) and lets the planner walk the created_at index for common words.
+const SCOPE = `ARRAY(SELECT organization_id FROM member WHERE user_id = $1 AND ($4::uuid IS NULL OR organization_id = $4::uuid))`;
+const inScope = (col: string) => `${col} = ANY(${SCOPE})`;
+
+const projectFilter = (col: string) => `($5::uuid IS NULL OR ${col} = $5::uuid)`;
+
+/**
+ * Which access path each searched column should take. `rare`: the trigram index (bitmap scan,
+ * then sort the few matches). `common`: walk the created_at index newest-first and filter, which
+ * stops after `limit` matches. The choice is made by the caller from column statistics (see
+ * SearchStatsService), so the statement can be prepared once per variant and run from a cached
+ * generic plan: planning a five-section statement costs more than running it (measured 2.4 ms
+ * planning vs 1.2 ms execution at 100k tasks).
+ */
+export interface Variant {
+  taskTitle: 'rare' | 'common';
+  taskDescription: 'rare' | 'common';
+  activityContent: 'rare' | 'common';
+}
+
+// `(col || '')` hides the column from the trigram index, steering the plan to the created_at walk.
+const match = (col: string, path: 'rare' | 'common') => (path === 'rare' ? `${col} ILIKE $2` : `(${col} || '') ILIKE $2`);
+
+/* Ranking: title/name matches before description matches, then newest. */
+const SECTIONS: Record<Section, (v: Variant) => string> = {
+  tasks: (v) => `
+  key_hit AS (
+    SELECT t.*, 0 AS rank FROM task t JOIN project p ON p.id = t.project_id
+     WHERE $6::text IS NOT NULL AND lower(p.slug) = lower($6::text) AND t.number = $7::int
+       AND ${inScope('t.workspace_id')} AND ${projectFilter('t.project_id')}
+     ORDER BY t.created_at DESC LIMIT $3),
+  title_hits AS (
+    SELECT t.*, 1 AS rank FROM task t
+     WHERE ${match('t.title', v.taskTitle)} AND ${inScope('t.workspace_id')} AND ${projectFilter('t.project_id')}
+     ORDER BY t.created_at DESC LIMIT $3),
+  description_hits AS (
+    SELECT t.*, 2 AS rank FROM task t
+     WHERE ${match('t.description', v.taskDescription)} AND NOT (t.title ILIKE $2)
+       AND ${inScope('t.workspace_id')} AND ${projectFilter('t.project_id')}
+     ORDER BY t.created_at DESC LIMIT $3),
+  tasks_found AS (
+    SELECT DISTINCT ON (id) * FROM (
+      SELECT * FROM key_hit UNION ALL SELECT * FROM title_hits UNION ALL SELECT * FROM description_hits) u
+     ORDER BY id, rank),
+  tasks AS (SELECT * FROM tasks_found ORDER BY rank, created_at DESC, id LIMIT $3)`,
+  projects: () => `
+  projects AS (
+    SELECT p.*, CASE WHEN p.name ILIKE $2 THEN 1 ELSE 2 END AS rank FROM project p
+     WHERE (p.name ILIKE $2 OR p.description ILIKE $2)
+       AND ${inScope('p.workspace_id')} AND ${projectFilter('p.id')}
+     ORDER BY rank, p.created_at DESC, p.id LIMIT $3)`,
+  workspaces: () => `
+  workspaces AS (
+    SELECT w.*, CASE WHEN w.name ILIKE $2 THEN 1 ELSE 2 END AS rank FROM workspace w
+     WHERE (w.name ILIKE $2 OR w.description ILIKE $2) AND ${inScope('w.id')}
+       AND $5::uuid IS NULL
+     ORDER BY rank, w.created_at DESC, w.id LIMIT $3)`,
+  comments: (v) => `
+  comments AS (
+    SELECT a.* FROM activity a
+     WHERE a.type = 'comment' AND ${match('a.content', v.activityContent)} AND ${inScope('a.workspace_id')}
+       AND ($5::uuid IS NULL OR a.task_id IN (SELECT id FROM task WHERE project_id = $5::uuid))
+     ORDER BY a.created_at DESC LIMIT $3)`,
+  activities: (v) => `
+  activity_content_hits AS (
+    SELECT a.*, 1 AS rank FROM activity a
+     WHERE a.type <> 'comment' AND ${match('a.content', v.activityContent)} AND ${inScope('a.workspace_id')}
+       AND ($5::uuid IS NULL OR a.task_id IN (SELECT id FROM task WHERE project_id = $5::uuid))
+     ORDER BY a.created_at DESC LIMIT $3),
+  activity_task_hits AS (
+    SELECT a.*, 2 AS rank FROM activity a
+      JOIN (SELECT t.id FROM task t
+             WHERE ${match('t.title', v.taskTitle)} AND ${inScope('t.workspace_id')} AND ${projectFilter('t.project_id')}
+             ORDER BY t.created_at DESC LIMIT $3) mt ON mt.id = a.task_id
+     WHERE a.type <> 'comment'
+     ORDER BY a.created_at DESC LIMIT $3),
+  activities AS (
+    SELECT DISTINCT ON (id) * FROM (SELECT * FROM activity_content_hits UNION ALL SELECT * FROM activity_task_hits) u
+     ORDER BY id, rank),
+  activities_ranked AS (SELECT * FROM activities ORDER BY rank, created_at DESC, id LIMIT $3)`,
+};
+
+const OUTPUT: Record<Section, string> = {
+  tasks: `(SELECT coalesce(json_agg(${TASK_JSON('x')} ORDER BY x.rank, x.created_at DESC, x.id), '[]') FROM tasks x)`,
+  projects: `(SELECT coalesce(json_agg(${PROJECT_JSON('x')} ORDER BY x.rank, x.created_at DESC, x.id), '[]') FROM projects x)`,
+  workspaces: `(SELECT coalesce(json_agg(${WORKSPACE_JSON('x')} ORDER BY x.rank, x.created_at DESC, x.id), '[]') FROM workspaces x)`,
+  comments: `(SELECT coalesce(json_agg(${ACTIVITY_JSON('x')} ORDER BY x.created_at DESC, x.id), '[]') FROM comments x)`,
+  activities: `(SELECT coalesce(json_agg(${ACTIVITY_JSON('x')} ORDER BY x.rank, x.created_at DESC, x.id), '[]') FROM activities_ranked x)`,
+};
+
+export const RARE: Variant = { taskTitle: 'rare', taskDescription: 'rare', activityContent: 'rare' };
+
+const cache = new Map<string, { name: string; text: string }>();
+
+/**
+ * The statement for a set of sections and access paths; each column holds a JSON array.
+ * `name` identifies it for server-side prepared statements (one per distinct text).
+ */
+export function searchSql(sections: readonly Section[], variant: Variant = RARE): { name: string; text: string } {
+  const key = `${sections.join(',')}|${variant.taskTitle},${variant.taskDescription},${variant.activityContent}`;
+  let stmt = cache.get(key);
+  if (!stmt) {
+    const ctes = sections.map((s) => SECTIONS[s](variant)).join(',\n');
+    const cols = sections.map((s) => `${OUTPUT[s]} AS ${s}`).join(',\n  ');
+    stmt = { name: `search_${cache.size + 1}`, text: `WITH ${ctes}\nSELECT ${cols}` };
+    cache.set(key, stmt);
+  }
+  return stmt;
+}
+
+/** `%`, `_` and `\` in the user's text are literal (the default ILIKE escape is `\`). */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `KEY-12` → {slug: 'KEY', number: 12}. */
+export function parseTaskKey(q: string): { slug: string; number: number } | null {
+  const m = /^\s*([A-Za-z0-9][A-Za-z0-9_-]{0,49})-(\d{1,9})\s*$/.exec(q);
+  if (!m) return null;
+  const n = Number(m[2]);
+  return n >= 1 && n <= 2_147_483_647 ? { slug: m[1], number: n } : null;
+}

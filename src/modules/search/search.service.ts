@@ -1,0 +1,83 @@
+import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { isUuid } from '../../common/pipes/id.pipe';
+import { SearchQueryDto } from './dto/search-query.dto';
+import { likePattern, parseTaskKey, searchSql, Section } from './search-sql';
+import { SearchStatsService } from './search-stats.service';
+
+const ALL_SECTIONS: Section[] = ['tasks', 'projects', 'workspaces', 'comments', 'activities'];
+/** What an API key scope must hold to see each section. */
+const SECTION_RESOURCE: Record<Section, string> = {
+  tasks: 'task',
+  projects: 'project',
+  workspaces: 'workspace',
+  comments: 'task',
+  activities: 'task',
+};
+
+export interface SearchResult {
+  tasks: unknown[];
+  projects: unknown[];
+  workspaces: unknown[];
+  comments: unknown[];
+  activities: unknown[];
+}
+
+@Injectable()
+export class SearchService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly stats: SearchStatsService,
+  ) {}
+
+  async search(user: AuthUser, dto: SearchQueryDto): Promise<SearchResult> {
+    const type = dto.type ?? 'all';
+    const limit = dto.limit ?? 20;
+    let sections: Section[] = type === 'all' ? ALL_SECTIONS : [type];
+    const scopes = user.apiKey?.permissions;
+    if (scopes) {
+      const readable = (s: Section) => (scopes[SECTION_RESOURCE[s]] ?? []).includes('read');
+      if (type !== 'all' && !readable(type)) throw new ForbiddenException('Insufficient API key scope');
+      sections = sections.filter(readable);
+    }
+    const workspaceId = await this.checkWorkspace(user, dto.workspaceId);
+    const projectId = await this.checkProject(user, dto.projectId);
+    const result: SearchResult = { tasks: [], projects: [], workspaces: [], comments: [], activities: [] };
+    if (!sections.length) return result;
+    const key = sections.includes('tasks') ? parseTaskKey(dto.q) : null;
+    const params: unknown[] = [user.id, likePattern(dto.q), limit, workspaceId, projectId];
+    // $6/$7 (the task key) appear only in the tasks section; Postgres refuses unused parameters.
+    if (sections.includes('tasks')) params.push(key?.slug ?? null, key?.number ?? null);
+    const stmt = searchSql(sections, await this.stats.variant(dto.q));
+    // A named (server-side prepared) statement: Postgres plans each variant once per connection.
+    const pool = (this.ds.driver as PostgresDriver).master as Pool;
+    const { rows } = await pool.query({ name: stmt.name, text: stmt.text, values: params });
+    const row = rows[0];
+    for (const s of sections) result[s] = row[s];
+    return result;
+  }
+
+  /** A workspace filter must name one of the caller's workspaces (else 404, as for any foreign id). */
+  private async checkWorkspace(user: AuthUser, id: string | undefined): Promise<string | null> {
+    if (id === undefined) return null;
+    if (!isUuid(id)) throw new NotFoundException('Workspace not found');
+    const rows = await this.ds.query(`SELECT 1 FROM member WHERE organization_id = $1 AND user_id = $2`, [id, user.id]);
+    if (!rows.length) throw new NotFoundException('Workspace not found');
+    return id;
+  }
+
+  private async checkProject(user: AuthUser, id: string | undefined): Promise<string | null> {
+    if (id === undefined) return null;
+    if (!isUuid(id)) throw new NotFoundException('Project not found');
+    const rows = await this.ds.query(
+      `SELECT 1 FROM project p JOIN member m ON m.organization_id = p.workspace_id AND m.user_id = $2 WHERE p.id = $1`,
+      [id, user.id],
+    );
+    if (!rows.length) throw new NotFoundException('Project not found');
+    return id;
+  }
+}

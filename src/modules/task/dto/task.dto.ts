@@ -1,0 +1,174 @@
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { IsTimestamp, NullableButRequired, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
+import { PRIORITIES, Priority } from '../task.record';
+
+const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
+
+export class UpdateTaskDto {
+  @ApiPropertyOptional()
+  @OptionalNotNull()
+  @Transform(trim)
+  @IsString()
+  @Length(1, 500)
+  title?: string;
+
+  @ApiPropertyOptional({ nullable: true })
+  @OptionalNullable()
+  @IsString()
+  @MaxLength(100_000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ description: "a column slug of the project, or 'planned' / 'archived'" })
+  @OptionalNotNull()
+  @IsString()
+  @Length(1, 100)
+  status?: string;
+
+  @ApiPropertyOptional({ enum: PRIORITIES })
+  @OptionalNotNull()
+  @IsIn(PRIORITIES)
+  priority?: Priority;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'place in its column; a status change without it puts the task at the end' })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000_000)
+  position?: number;
+
+  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @OptionalNullable()
+  @IsTimestamp()
+  startDate?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @OptionalNullable()
+  @IsTimestamp()
+  dueDate?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, description: 'assignee: a member of the workspace (needs task:assign)' })
+  @OptionalNullable()
+  @Transform(lower)
+  @IsUUID('all')
+  userId?: string | null;
+}
+
+export class CreateTaskDto extends OmitType(UpdateTaskDto, ['title', 'position'] as const) {
+  @ApiProperty()
+  @Transform(trim)
+  @IsString()
+  @Length(1, 500)
+  title: string;
+}
+
+export class TaskStatusDto {
+  @ApiProperty()
+  @IsString()
+  @Length(1, 100)
+  status: string;
+}
+
+export class TaskPriorityDto {
+  @ApiProperty({ enum: PRIORITIES })
+  @IsIn(PRIORITIES)
+  priority: Priority;
+}
+
+export class TaskTitleDto {
+  @ApiProperty()
+  @Transform(trim)
+  @IsString()
+  @Length(1, 500)
+  title: string;
+}
+
+export class TaskDescriptionDto {
+  @ApiProperty({ nullable: true })
+  @NullableButRequired()
+  @IsString()
+  @MaxLength(100_000)
+  description: string | null;
+}
+
+export class TaskAssigneeDto {
+  @ApiProperty({ nullable: true, description: 'null unassigns' })
+  @NullableButRequired()
+  @Transform(lower)
+  @IsUUID('all')
+  userId: string | null;
+}
+
+export class TaskDueDateDto {
+  @ApiProperty({ nullable: true, format: 'date-time', description: 'null clears it' })
+  @NullableButRequired()
+  @IsTimestamp()
+  dueDate: string | null;
+}
+
+export class MoveTaskDto {
+  @ApiProperty()
+  @IsString()
+  destinationProjectId: string;
+
+  @ApiPropertyOptional({ description: 'a column slug of the destination; default: the same slug there, else its first column' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  destinationStatus?: string;
+}
+
+export const TASK_SORTS = ['createdAt', 'position', 'number', 'title', 'status', 'priority', 'dueDate', 'startDate'] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
+export class ListTasksQuery {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  status?: string;
+
+  @ApiPropertyOptional({ enum: PRIORITIES })
+  @IsOptional()
+  @IsIn(PRIORITIES)
+  priority?: Priority;
+
+  @ApiPropertyOptional({ description: 'assignee' })
+  @IsOptional()
+  @Transform(lower)
+  @IsUUID('all')
+  userId?: string;
+
+  @ApiPropertyOptional({ description: 'case-insensitive text in title or description' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  q?: string;
+
+  @ApiPropertyOptional({ default: 1, minimum: 1, maximum: 1_000_000_000 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
+  page?: number;
+
+  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ enum: TASK_SORTS, default: 'createdAt' })
+  @IsOptional()
+  @IsIn(TASK_SORTS)
+  sortBy?: TaskSort;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sortOrder?: 'asc' | 'desc';
+}

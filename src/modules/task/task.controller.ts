@@ -1,0 +1,107 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { Id } from '../../common/pipes/id.pipe';
+import {
+  CreateTaskDto,
+  ListTasksQuery,
+  MoveTaskDto,
+  TaskAssigneeDto,
+  TaskDescriptionDto,
+  TaskDueDateDto,
+  TaskPriorityDto,
+  TaskStatusDto,
+  TaskTitleDto,
+  UpdateTaskDto,
+} from './dto/task.dto';
+import { TaskService } from './task.service';
+
+const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
+const TASK = { kind: 'task', from: 'params', key: 'id' } as const;
+const TaskId = Id('Task');
+
+@ApiTags('task')
+@ApiBearerAuth()
+@Controller('task')
+export class TaskController {
+  constructor(private readonly tasks: TaskService) {}
+
+  @Post(':projectId')
+  @HttpCode(200)
+  @RequirePermission('task', 'create', PROJECT)
+  @ApiOperation({ summary: "Create a task: next number of the project, end of its column (assigning needs task:assign)" })
+  create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string, @Body() dto: CreateTaskDto) {
+    return this.tasks.create(scope, user, projectId, dto);
+  }
+
+  @Get('tasks/:projectId')
+  @RequirePermission('task', 'read', PROJECT)
+  @ApiOperation({ summary: "A page of the project's tasks, filtered and sorted" })
+  list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Query() q: ListTasksQuery) {
+    return this.tasks.list(scope.workspaceId, projectId, q);
+  }
+
+  @Put('move/:id')
+  @RequirePermission('task', 'update', TASK)
+  @ApiOperation({ summary: 'Move a task to another project of the same workspace' })
+  move(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: MoveTaskDto) {
+    return this.tasks.move(scope, user, id, dto);
+  }
+
+  @Put('status/:id')
+  @RequirePermission('task', 'update', TASK)
+  status(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskStatusDto) {
+    return this.tasks.update(scope, user, id, { status: dto.status });
+  }
+
+  @Put('priority/:id')
+  @RequirePermission('task', 'update', TASK)
+  priority(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskPriorityDto) {
+    return this.tasks.update(scope, user, id, { priority: dto.priority });
+  }
+
+  @Put('title/:id')
+  @RequirePermission('task', 'update', TASK)
+  title(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskTitleDto) {
+    return this.tasks.update(scope, user, id, { title: dto.title });
+  }
+
+  @Put('description/:id')
+  @RequirePermission('task', 'update', TASK)
+  description(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskDescriptionDto) {
+    return this.tasks.update(scope, user, id, { description: dto.description });
+  }
+
+  @Put('assignee/:id')
+  @RequirePermission('task', 'assign', TASK)
+  @ApiOperation({ summary: 'Assign the task to a workspace member, or unassign it with null' })
+  assignee(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskAssigneeDto) {
+    return this.tasks.update(scope, user, id, { userId: dto.userId });
+  }
+
+  @Put('due-date/:id')
+  @RequirePermission('task', 'update', TASK)
+  dueDate(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskDueDateDto) {
+    return this.tasks.update(scope, user, id, { dueDate: dto.dueDate });
+  }
+
+  @Get(':id')
+  @RequirePermission('task', 'read', TASK)
+  get(@Scope() scope: ResolvedScope, @Param('id', TaskId) id: string) {
+    return this.tasks.get(scope.workspaceId, id);
+  }
+
+  @Put(':id')
+  @RequirePermission('task', 'update', TASK)
+  @ApiOperation({ summary: 'Update several fields; changing the assignee also needs task:assign' })
+  update(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: UpdateTaskDto) {
+    return this.tasks.update(scope, user, id, dto);
+  }
+
+  @Delete(':id')
+  @RequirePermission('task', 'delete', TASK)
+  remove(@Scope() scope: ResolvedScope, @Param('id', TaskId) id: string) {
+    return this.tasks.remove(scope.workspaceId, id);
+  }
+}

@@ -1,0 +1,50 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { Id } from '../../common/pipes/id.pipe';
+import { CreateTimeEntryDto, UpdateTimeEntryDto } from './dto/time-entry.dto';
+import { TimeEntryService } from './time-entry.service';
+
+const ENTRY = { kind: 'time-entry', from: 'params', key: 'id' } as const;
+const EntryId = Id('Time entry');
+
+/** Time tracking is task data: reading needs task:read, writing task:update. */
+@ApiTags('time-entry')
+@ApiBearerAuth()
+@Controller('time-entry')
+export class TimeEntryController {
+  constructor(private readonly entries: TimeEntryService) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequirePermission('task', 'update', { kind: 'task', from: 'body', key: 'taskId' })
+  @ApiOperation({ summary: 'Record time on a task (no endTime = a running timer)' })
+  create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Body() dto: CreateTimeEntryDto) {
+    return this.entries.create(scope.workspaceId, user, dto);
+  }
+
+  @Get('task/:taskId')
+  @RequirePermission('task', 'read', { kind: 'task', from: 'params', key: 'taskId' })
+  listTask(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
+    return this.entries.listTask(scope.workspaceId, taskId);
+  }
+
+  @Get(':id')
+  @RequirePermission('task', 'read', ENTRY)
+  get(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string) {
+    return this.entries.get(scope.workspaceId, id);
+  }
+
+  @Put(':id')
+  @RequirePermission('task', 'update', ENTRY)
+  update(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string, @Body() dto: UpdateTimeEntryDto) {
+    return this.entries.update(scope.workspaceId, id, dto);
+  }
+
+  @Delete(':id')
+  @RequirePermission('task', 'update', ENTRY)
+  remove(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string) {
+    return this.entries.remove(scope.workspaceId, id);
+  }
+}

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { MailWorkerModule } from './modules/mail/mail-worker.module';
+
+/**
+ * Queue processors (the worker role). @nestjs/bullmq starts a consumer for every processor it
+ * finds, so processors live only in modules imported here, never in API-only processes.
+ */
+@Module({ imports: [MailWorkerModule] })
+export class WorkerModule {}

@@ -1,0 +1,106 @@
+import { startTestApp, TestApp } from '../support/app';
+import { sql } from '../support/fixtures';
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  token = (await t.api.signUp()).token;
+});
+afterAll(() => t?.close());
+
+describe('the error contract (decisions §1)', () => {
+  it('malformed JSON → 400 Invalid JSON body, nothing created', async () => {
+    const res = await t.api.request('POST', '/auth/organization/create', undefined, { token, raw: '{"name": "x",' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Invalid JSON body' });
+    const rows = await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM workspace`);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('a body over 1 MiB → 413 {message}', async () => {
+    const big = JSON.stringify({ name: 'x', description: 'y'.repeat(1024 * 1024 + 10) });
+    const res = await t.api.request('POST', '/auth/organization/create', undefined, { token, raw: big });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: 'Request body too large' });
+  });
+
+  it('unknown properties are rejected with 400 and nothing changes', async () => {
+    const res = await t.api.post('/auth/organization/create', { name: 'x', isAdmin: true, id: 'mine' }, token);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'property isAdmin should not exist, property id should not exist' });
+    expect((await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM workspace`))[0].n).toBe(0);
+  });
+
+  it('validation messages name the field; nested fields get their path', async () => {
+    const res = await t.api.post('/auth/organization/create', { name: 42 }, token);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('name must be a string');
+    const ws = await t.api.createWorkspace(token);
+    const nested = await t.api.post('/auth/organization/update', { organizationId: ws.id, data: { slug: 'Not A Slug' } }, token);
+    expect(nested.status).toBe(400);
+    expect(nested.body).toEqual({ message: 'data.slug must contain only lower-case letters, digits and dashes' });
+    const extra = await t.api.post('/auth/organization/update', { organizationId: ws.id, data: { owner: 'me' } }, token);
+    expect(extra.status).toBe(400);
+    expect(extra.body.message).toContain('property owner should not exist');
+  });
+
+  it('malformed and unknown ids are 404, never a database cast error', async () => {
+    for (const id of ['not-a-uuid', "1' OR '1'='1", '00000000-0000-0000-0000-000000000000']) {
+      const res = await t.api.get(`/auth/organization/get-full-organization?organizationId=${encodeURIComponent(id)}`, token);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: 'Workspace not found' });
+    }
+  });
+
+  it('an unknown route is a JSON 404', async () => {
+    const res = await t.api.get('/no/such/route', token);
+    expect(res.status).toBe(404);
+    expect(Object.keys(res.body)).toEqual(['message']);
+  });
+
+  it('every error body has exactly one key, message', async () => {
+    const cases = await Promise.all([
+      t.api.get('/auth/get-session'),
+      t.api.post('/auth/sign-in/email', {}),
+      t.api.post('/auth/organization/delete', {}, token),
+    ]);
+    for (const res of cases) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(Object.keys(res.body)).toEqual(['message']);
+      expect(typeof res.body.message).toBe('string');
+    }
+  });
+
+  it('a server fault answers only Internal server error, with a request id, and leaks no SQL', async () => {
+    // Break the table behind the route in this test's own database.
+    await sql(t.databaseUrl, `ALTER TABLE workspace RENAME TO workspace_broken`);
+    try {
+      const res = await t.api.get('/auth/organization/list', token, { headers: { 'x-request-id': 'trace-me-123' } });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ message: 'Internal server error' });
+      expect(res.headers.get('x-request-id')).toBe('trace-me-123');
+      expect(res.text).not.toMatch(/relation|workspace|SELECT/i);
+    } finally {
+      await sql(t.databaseUrl, `ALTER TABLE workspace_broken RENAME TO workspace`);
+    }
+  });
+
+  it('sets security headers and a request id on every response', async () => {
+    const res = await t.api.get('/health');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBeTruthy();
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('x-powered-by')).toBeNull();
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers CORS preflights', async () => {
+    const res = await fetch(`${t.url}/auth/organization/list`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
+  });
+});

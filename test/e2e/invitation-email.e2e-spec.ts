@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import { Job, Queue } from 'bullmq';
+import Redis from 'ioredis';
+import { QueueName } from '../../src/events/queue-names';
+import { redisOptionsFromUrl } from '../../src/redis/redis-options';
+import { startTestApp, TestApp } from '../support/app';
+import { sql } from '../support/fixtures';
+import { freePort, TestSmtpServer } from '../support/smtp';
+import { TcpProxy } from '../support/tcp-proxy';
+
+const ORG = '/auth/organization';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const email = () => `invitee.${randomBytes(5).toString('hex')}@example.test`;
+
+/** The app's email queue, seen from outside (same Redis prefix). */
+function emailQueue(t: TestApp): Queue {
+  return new Queue(QueueName.Email, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${t.queuePrefix}:bull` });
+}
+
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function ownerAndWorkspace(t: TestApp, name = 'Iris Inviter') {
+  const owner = await t.api.signUp({ name });
+  const ws = await t.api.createWorkspace(owner.token, `Studio ${randomBytes(2).toString('hex')}`);
+  return { owner, ws };
+}
+
+async function finishedJob(queue: Queue, jobId: string): Promise<Job> {
+  return until(`job ${jobId} to finish`, async () => {
+    const job = await queue.getJob(jobId);
+    return job && job.finishedOn ? job : null;
+  });
+}
+
+describe('SMTP with credentials', () => {
+  const smtp = new TestSmtpServer({ user: 'mailer', password: 's3cret-pass' });
+  let t: TestApp;
+  beforeAll(async () => {
+    const port = await smtp.start();
+    t = await startTestApp({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_USER: 'mailer', SMTP_PASSWORD: 's3cret-pass', CLIENT_URL: 'https://client.example.test/' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp.stop();
+  });
+
+  it('authenticates and delivers a plain-text and an HTML part with escaped names', async () => {
+    const owner = await t.api.signUp({ name: 'Mallory <b>' });
+    const ws = await t.api.createWorkspace(owner.token, 'R&D <Team>');
+    const to = email();
+    const inv = await t.api.post(`${ORG}/invite-member`, { email: to, role: 'admin', organizationId: ws.id }, owner.token);
+    expect(inv.status).toBe(200);
+    const [mail] = await smtp.waitFor(to);
+    expect(mail.auth).toEqual({ username: 'mailer' });
+    expect(mail.parsed.subject).toBe('Mallory <b> invited you to join R&D <Team> on Tandem');
+    expect(mail.parsed.text).toContain(`https://client.example.test/invitation/accept/${inv.body.id}`);
+    expect(mail.parsed.text).toContain('"R&D <Team>"');
+    expect(mail.parsed.html).toContain('R&amp;D &lt;Team&gt;');
+    expect(mail.parsed.html).toContain('Mallory &lt;b&gt;');
+    expect(mail.parsed.html).not.toContain('<b> (');
+    expect(mail.parsed.html).toContain(`href="https://client.example.test/invitation/accept/${inv.body.id}"`);
+  });
+
+  it('skips the email of an invitation canceled before the worker got to it', async () => {
+    const queue = emailQueue(t);
+    try {
+      const { owner, ws } = await ownerAndWorkspace(t);
+      const to = email();
+      const [inv] = await sql(
+        t.databaseUrl,
+        `INSERT INTO invitation (organization_id, email, role, status, inviter_id, expires_at, send_count)
+         VALUES ($1, $2, 'member', 'canceled', $3, now() + interval '1 day', 1) RETURNING id`,
+        [ws.id, to, owner.user.id],
+      );
+      await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+        `invitation-${inv.id}-1`,
+        JSON.stringify({ invitationId: inv.id, send: 1 }),
+      ]);
+      const job = await finishedJob(queue, `invitation-${inv.id}-1`);
+      expect(job.returnvalue).toEqual({ skipped: 'obsolete' });
+      expect(smtp.to(to)).toHaveLength(0);
+    } finally {
+      await queue.close();
+    }
+  });
+});
+
+describe('SMTP down at first', () => {
+  const smtp = new TestSmtpServer();
+  let t: TestApp;
+  let port: number;
+  let queue: Queue;
+  beforeAll(async () => {
+    port = await freePort();
+    t = await startTestApp({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port) });
+    queue = emailQueue(t);
+  });
+  afterAll(async () => {
+    await queue?.close();
+    await t?.close();
+    await smtp.stop();
+  });
+
+  it('answers at once, retries with backoff, and delivers once the server is up', async () => {
+    const { owner, ws } = await ownerAndWorkspace(t);
+    const to = email();
+    const started = Date.now();
+    const inv = await t.api.post(`${ORG}/invite-member`, { email: to, role: 'member', organizationId: ws.id }, owner.token);
+    expect(inv.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    const jobId = `invitation-${inv.body.id}-1`;
+    const failed = await until('a failed first attempt', async () => {
+      const job = await queue.getJob(jobId);
+      return job && job.attemptsMade >= 1 ? job : null;
+    });
+    expect(failed.failedReason).toMatch(/ECONNREFUSED|connect/i);
+    expect(await failed.getState()).toBe('delayed');
+    expect(smtp.mails).toHaveLength(0);
+
+    await smtp.start(port);
+    const [mail] = await smtp.waitFor(to, 1, 30_000);
+    expect(mail.parsed.text).toContain(`/invitation/accept/${inv.body.id}`);
+    const done = await finishedJob(queue, jobId);
+    expect(await done.getState()).toBe('completed');
+    expect(done.attemptsMade).toBeGreaterThanOrEqual(2);
+    expect(done.returnvalue).toEqual({ messageId: expect.any(String) });
+    expect(smtp.to(to)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('without SMTP configured', () => {
+  let t: TestApp;
+  let queue: Queue;
+  beforeAll(async () => {
+    t = await startTestApp({ SMTP_HOST: undefined, RATE_LIMIT_INVITES: '3' });
+    queue = emailQueue(t);
+  });
+  afterAll(async () => {
+    await queue?.close();
+    await t?.close();
+  });
+
+  it('creates the invitation; the worker skips the email and keeps running', async () => {
+    const { owner, ws } = await ownerAndWorkspace(t);
+    const inv = await t.api.post(`${ORG}/invite-member`, { email: email(), role: 'member', organizationId: ws.id }, owner.token);
+    expect(inv.status).toBe(200);
+    expect(inv.body.status).toBe('pending');
+    const job = await finishedJob(queue, `invitation-${inv.body.id}-1`);
+    expect(await job.getState()).toBe('completed');
+    expect(job.returnvalue).toEqual({ skipped: 'smtp-not-configured' });
+    expect((await t.api.get('/health')).status).toBe(200);
+  });
+
+  it('relays an outbox row left behind (as after a Redis outage), once per job id', async () => {
+    const { owner, ws } = await ownerAndWorkspace(t);
+    // An invitation whose email request was still in the outbox.
+    const [inv] = await sql(
+      t.databaseUrl,
+      `INSERT INTO invitation (organization_id, email, role, status, inviter_id, expires_at, send_count)
+       VALUES ($1, $2, 'member', 'pending', $3, now() + interval '1 day', 1) RETURNING id`,
+      [ws.id, email(), owner.user.id],
+    );
+    await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+      `invitation-${inv.id}-1`,
+      JSON.stringify({ invitationId: inv.id, send: 1 }),
+    ]);
+    const job = await finishedJob(queue, `invitation-${inv.id}-1`);
+    expect(job.data).toEqual({ invitationId: inv.id, send: 1 });
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM email_outbox`)).toHaveLength(0);
+
+    // Relaying the same job id again (a lost delete) adds nothing.
+    await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+      `invitation-${inv.id}-1`,
+      JSON.stringify({ invitationId: inv.id, send: 1 }),
+    ]);
+    await until('the outbox to drain', async () => (await sql(t.databaseUrl, `SELECT 1 FROM email_outbox`)).length === 0);
+    expect((await queue.getJobs(['completed', 'waiting', 'active', 'delayed'])).filter((j) => j.id === `invitation-${inv.id}-1`)).toHaveLength(1);
+  });
+
+  it('rate limits invitations per user with 429 {message} and Retry-After', async () => {
+    const { owner, ws } = await ownerAndWorkspace(t);
+    for (let i = 0; i < 3; i++) {
+      expect((await t.api.post(`${ORG}/invite-member`, { email: email(), role: 'member', organizationId: ws.id }, owner.token)).status).toBe(200);
+    }
+    const limited = await t.api.post(`${ORG}/invite-member`, { email: email(), role: 'member', organizationId: ws.id }, owner.token);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: 'Too many invitations, try again later' });
+    const retry = Number(limited.headers.get('retry-after'));
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+    // Per user: a colleague still invites; other routes of the same user still work.
+    const admin = await t.api.signUp();
+    await sql(t.databaseUrl, `INSERT INTO member (organization_id, user_id, role) VALUES ($1, $2, 'admin')`, [ws.id, admin.user.id]);
+    expect((await t.api.post(`${ORG}/invite-member`, { email: email(), role: 'member', organizationId: ws.id }, admin.token)).status).toBe(200);
+    expect((await t.api.post(`${ORG}/create-team`, { name: 'Still fine', organizationId: ws.id }, owner.token)).status).toBe(200);
+  });
+});
+
+describe('Redis outage', () => {
+  const smtp = new TestSmtpServer();
+  const redisUrl = new URL(REDIS_URL);
+  const proxy = new TcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+  let t: TestApp;
+  beforeAll(async () => {
+    const smtpPort = await smtp.start();
+    const proxyPort = await proxy.start();
+    t = await startTestApp({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtpPort), REDIS_URL: `redis://127.0.0.1:${proxyPort}` });
+  });
+  afterAll(async () => {
+    await proxy.restore();
+    await t?.close();
+    await proxy.stop();
+    await smtp.stop();
+  });
+
+  it('an invitation made while Redis is unreachable is created at once and emailed once Redis is back', async () => {
+    const { owner, ws } = await ownerAndWorkspace(t);
+    await proxy.cut();
+    const to = email();
+    const started = Date.now();
+    const inv = await t.api.post(`${ORG}/invite-member`, { email: to, role: 'member', organizationId: ws.id }, owner.token);
+    expect(inv.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // The email request waits in Postgres while the queue is unreachable.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await sql(t.databaseUrl, `SELECT job_id FROM email_outbox`)).toEqual([{ job_id: `invitation-${inv.body.id}-1` }]);
+    expect(smtp.to(to)).toHaveLength(0);
+
+    await proxy.restore();
+    const [mail] = await smtp.waitFor(to, 1, 30_000);
+    expect(mail.parsed.text).toContain(`/invitation/accept/${inv.body.id}`);
+    await until('the outbox to drain', async () => (await sql(t.databaseUrl, `SELECT 1 FROM email_outbox`)).length === 0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.to(to)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('worker shutdown', () => {
+  it('closes the email worker and the outbox relay when the app closes; close() leaves no Redis keys', async () => {
+    const t = await startTestApp();
+    const queue = emailQueue(t);
+    try {
+      expect((await queue.getWorkers()).length).toBeGreaterThanOrEqual(1);
+      const started = Date.now();
+      await t.stop();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await queue.getWorkers()).toHaveLength(0);
+      // Nothing consumes the queue or relays the outbox any more.
+      await queue.add('invitation', { invitationId: 'x', send: 1 }, { jobId: 'after-close' });
+      await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', 'invitation-after-close-1', '{}')`);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await (await queue.getJob('after-close'))!.getState()).toBe('waiting');
+      expect(await sql(t.databaseUrl, `SELECT job_id FROM email_outbox`)).toEqual([{ job_id: 'invitation-after-close-1' }]);
+    } finally {
+      await queue.close();
+      await t.close();
+    }
+    const redis = new Redis(REDIS_URL);
+    try {
+      expect(await redis.keys(`${t.queuePrefix}:*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,461 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { CryptoService } from '../../src/common/crypto/crypto.service';
+import { AppConfig } from '../../src/config/app-config';
+import { startTestApp, TestApp } from '../support/app';
+import { sql } from '../support/fixtures';
+import { freePort, loginAtProvider, ProviderUser, startOidcProvider, TestOidcProvider } from '../support/oidc-provider';
+
+// The app's public address as the provider and the browser know it. The test plays the browser
+// (and the reverse proxy in front of the app): it stops at the provider's redirect to this address
+// and replays that request to the app's real port.
+const PUBLIC_API_URL = 'https://api.tandem.test';
+const CLIENT_URL = 'https://app.tandem.test';
+const REDIRECT_URI = `${PUBLIC_API_URL}/api/auth/oauth2/callback/custom`;
+
+let provider: TestOidcProvider;
+let t: TestApp;
+let redis: Redis;
+
+const ENCRYPTION_KEY = randomBytes(32).toString('hex');
+// The app's cipher, so the test can read what the app stored.
+const crypto = new CryptoService({ encryptionKey: Buffer.from(ENCRYPTION_KEY, 'hex') } as AppConfig);
+
+const oauthEnv = (p: TestOidcProvider, extra: Record<string, string> = {}) => ({
+  ENCRYPTION_KEY,
+  CUSTOM_OAUTH_ISSUER: p.issuer,
+  CUSTOM_OAUTH_CLIENT_ID: p.clientId,
+  CUSTOM_OAUTH_CLIENT_SECRET: p.clientSecret,
+  CUSTOM_OAUTH_SCOPES: 'openid email profile offline_access',
+  PUBLIC_API_URL,
+  CLIENT_URL,
+  ...extra,
+});
+
+beforeAll(async () => {
+  provider = await startOidcProvider({ redirectUri: REDIRECT_URI });
+  t = await startTestApp(oauthEnv(provider));
+  redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+});
+afterAll(async () => {
+  await t?.close();
+  await provider?.close();
+  redis?.disconnect();
+});
+
+/** A provider account (login = sub) with a fresh email. */
+function providerUser(fields: Partial<ProviderUser> = {}, users = provider.users): { login: string } & ProviderUser {
+  const login = `p${randomBytes(5).toString('hex')}`;
+  const u = { email: `${login}@idp.test`, emailVerified: true, name: 'Provider Person', ...fields };
+  users.set(login, u);
+  return { login, ...u };
+}
+
+async function authorize(app: TestApp, opts: { token?: string; callbackURL?: string } = {}) {
+  const q = opts.callbackURL !== undefined ? `?callbackURL=${encodeURIComponent(opts.callbackURL)}` : '';
+  const res = await app.api.get(`/auth/oauth2/authorize/custom${q}`, opts.token);
+  if (res.status !== 302) throw new Error(`authorize: ${res.status} ${res.text}`);
+  return new URL(res.headers.get('location')!);
+}
+
+/** The app's callback, as the browser would call it after the provider's redirect. */
+const callback = (app: TestApp, redirect: URL | string) =>
+  app.api.get(`/auth/oauth2/callback/custom${typeof redirect === 'string' ? redirect : redirect.search}`);
+
+/** The whole flow: authorize → login at the provider → callback. */
+async function signInWithProvider(app: TestApp, login: string, opts: { token?: string; callbackURL?: string } = {}) {
+  const authUrl = await authorize(app, opts);
+  const redirect = await loginAtProvider(authUrl.href, login, REDIRECT_URI);
+  return { authUrl, redirect, res: await callback(app, redirect) };
+}
+
+const jwks = () => createRemoteJWKSet(new URL(`${provider.issuer}/jwks`));
+
+describe('custom OAuth sign-in', () => {
+  it('redirects to the provider with state, nonce and PKCE (S256), and keeps the state in Redis for a while', async () => {
+    const url = await authorize(t);
+    expect(url.origin).toBe(provider.issuer);
+    const q = url.searchParams;
+    expect(q.get('response_type')).toBe('code');
+    expect(q.get('client_id')).toBe(provider.clientId);
+    expect(q.get('redirect_uri')).toBe(REDIRECT_URI);
+    expect(q.get('scope')).toBe('openid email profile offline_access');
+    expect(q.get('prompt')).toBe('consent'); // offline_access needs it (OIDC Core §11)
+    expect(q.get('code_challenge_method')).toBe('S256');
+    expect(q.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(q.get('state')).toMatch(/^[\w-]{40,}$/);
+    expect(q.get('nonce')).toMatch(/^[\w-]{40,}$/);
+    const key = `${t.queuePrefix}:oauth:state:${q.get('state')}`;
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(9 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(10 * 60_000);
+    const stored = JSON.parse((await redis.get(key))!);
+    expect(stored).toEqual({ codeVerifier: expect.any(String), nonce: q.get('nonce'), callbackURL: null, linkUserId: null });
+  });
+
+  it('signs a new user in, stores the provider account encrypted, and serves a verifiable id token', async () => {
+    const p = providerUser({ name: 'Grace Hopper' });
+    const { authUrl, res } = await signInWithProvider(t, p.login);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      token: expect.any(String),
+      user: { id: expect.any(String), name: 'Grace Hopper', email: p.email, image: null, createdAt: expect.any(String), updatedAt: expect.any(String) },
+    });
+    expect(res.headers.get('set-auth-token')).toBe(res.body.token);
+    const session = await t.api.get('/auth/get-session', res.body.token);
+    expect(session.status).toBe(200);
+    expect(session.body.user.id).toBe(res.body.user.id);
+
+    const [user] = await sql(t.databaseUrl, `SELECT email_verified, password_hash FROM "user" WHERE id = $1`, [res.body.user.id]);
+    expect(user).toEqual({ email_verified: true, password_hash: null });
+    const accounts = await sql(t.databaseUrl, `SELECT * FROM account WHERE user_id = $1`, [res.body.user.id]);
+    expect(accounts).toHaveLength(1);
+    const a = accounts[0];
+    expect(a.provider_id).toBe('custom');
+    expect(a.account_id).toBe(p.login);
+    expect(a.scope).toContain('openid');
+    expect(a.id_token_expires_at.getTime()).toBeGreaterThan(Date.now());
+    expect(a.access_token_expires_at.getTime()).toBeGreaterThan(Date.now());
+    for (const col of ['id_token', 'access_token', 'refresh_token']) {
+      expect(a[col]).toMatch(/^v1:/); // CryptoService ciphertext, never the token itself
+      expect(a[col]).not.toMatch(/^ey/);
+    }
+
+    const id = await t.api.get('/oauth/id-token', res.body.token);
+    expect(id.status).toBe(200);
+    expect(id.body).toEqual({ idToken: expect.any(String) });
+    const { payload } = await jwtVerify(id.body.idToken, jwks(), { issuer: provider.issuer, audience: provider.clientId });
+    expect(payload.sub).toBe(p.login);
+    expect(payload.nonce).toBe(authUrl.searchParams.get('nonce'));
+    // This provider keeps profile claims out of the id token (OIDC Core §5.4): the email and name
+    // above came from its userinfo endpoint.
+    expect(payload.email).toBeUndefined();
+  });
+
+  it('signs the same provider account in as the same user the second time', async () => {
+    const p = providerUser();
+    const first = await signInWithProvider(t, p.login);
+    const second = await signInWithProvider(t, p.login);
+    expect(second.res.status).toBe(200);
+    expect(second.res.body.user.id).toBe(first.res.body.user.id);
+    expect(second.res.body.token).not.toBe(first.res.body.token);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(1);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM account WHERE account_id = $1`, [p.login])).toHaveLength(1);
+  });
+
+  it('links to an existing user with the same email when the provider has verified it, and drops the unproven credentials', async () => {
+    // Someone registered this address with a password without ever proving they own it.
+    const local = await t.api.signUp();
+    const key = (await t.api.post('/auth/api-key/create', { name: 'pre-registered' }, local.token)).body.key;
+    const p = providerUser({ email: local.user.email.toUpperCase() });
+    const { res } = await signInWithProvider(t, p.login);
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(local.user.id);
+    const [row] = await sql(t.databaseUrl, `SELECT email_verified, password_hash FROM "user" WHERE id = $1`, [local.user.id]);
+    expect(row).toEqual({ email_verified: true, password_hash: null });
+    // the password, the old session and the old API key stop working; the provider's sign-in works
+    const pw = await t.api.post('/auth/sign-in/email', { email: local.user.email, password: local.password });
+    expect(pw.status).toBe(401);
+    expect((await t.api.get('/auth/get-session', local.token)).status).toBe(401);
+    expect((await t.api.get('/auth/get-session', key)).status).toBe(401);
+    expect((await t.api.get('/auth/get-session', res.body.token)).status).toBe(200);
+  });
+
+  it('refuses an email the provider has not verified, for a new user and for an existing one (403)', async () => {
+    const fresh = providerUser({ emailVerified: false });
+    const a = await signInWithProvider(t, fresh.login);
+    expect(a.res.status).toBe(403);
+    expect(a.res.body).toEqual({ message: 'The OAuth provider has not verified this email address' });
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [fresh.email])).toHaveLength(0);
+
+    const local = await t.api.signUp();
+    const claimer = providerUser({ email: local.user.email, emailVerified: false });
+    const b = await signInWithProvider(t, claimer.login);
+    expect(b.res.status).toBe(403);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM account WHERE user_id = $1`, [local.user.id])).toHaveLength(0);
+  });
+
+  it('refuses a tampered, unknown or used state with 400, and a tampered state does not spend the real one', async () => {
+    const p = providerUser();
+    const authUrl = await authorize(t);
+    const redirect = await loginAtProvider(authUrl.href, p.login, REDIRECT_URI);
+    const state = redirect.searchParams.get('state')!;
+    const tampered = new URL(redirect);
+    tampered.searchParams.set('state', (state[0] === 'A' ? 'B' : 'A') + state.slice(1));
+    const bad = await callback(t, tampered);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ message: 'Invalid or expired OAuth state' });
+    const none = await callback(t, `?code=${redirect.searchParams.get('code')}`);
+    expect(none.status).toBe(400);
+    expect(none.body).toEqual({ message: 'Invalid or expired OAuth state' });
+
+    const ok = await callback(t, redirect);
+    expect(ok.status).toBe(200);
+    const replay = await callback(t, redirect);
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual({ message: 'Invalid or expired OAuth state' });
+  });
+
+  it('refuses an id token whose nonce is not the one stored for the state', async () => {
+    const p = providerUser();
+    const authUrl = await authorize(t);
+    const key = `${t.queuePrefix}:oauth:state:${authUrl.searchParams.get('state')}`;
+    const stored = JSON.parse((await redis.get(key))!);
+    await redis.set(key, JSON.stringify({ ...stored, nonce: 'some-other-nonce' }), 'PX', 60_000);
+    const redirect = await loginAtProvider(authUrl.href, p.login, REDIRECT_URI);
+    const res = await callback(t, redirect);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Invalid ID token' });
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(0);
+  });
+
+  it("refuses a code replayed against another flow's state (its PKCE verifier and nonce do not match)", async () => {
+    const p = providerUser();
+    const flowA = await authorize(t);
+    const flowB = await authorize(t);
+    const redirectA = await loginAtProvider(flowA.href, p.login, REDIRECT_URI);
+    const crossed = new URL(redirectA);
+    crossed.searchParams.set('state', flowB.searchParams.get('state')!);
+    const res = await callback(t, crossed);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'OAuth code exchange failed: invalid_grant' });
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(0);
+  });
+
+  it("reports the provider's refusal (e.g. the user cancelled) as 400", async () => {
+    const authUrl = await authorize(t);
+    const res = await callback(t, `?error=access_denied&state=${authUrl.searchParams.get('state')}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'OAuth provider refused the sign-in: access_denied' });
+  });
+
+  it('redirects to an allowed callbackURL with the token in the fragment, and refuses other origins at authorize', async () => {
+    const p = providerUser();
+    const { res } = await signInWithProvider(t, p.login, { callbackURL: `${CLIENT_URL}/signed-in?from=oauth` });
+    expect(res.status).toBe(302);
+    const loc = new URL(res.headers.get('location')!);
+    expect(`${loc.origin}${loc.pathname}${loc.search}`).toBe(`${CLIENT_URL}/signed-in?from=oauth`);
+    const token = new URLSearchParams(loc.hash.slice(1)).get('token')!;
+    expect(res.headers.get('set-auth-token')).toBe(token);
+    const me = await t.api.get('/auth/get-session', token);
+    expect(me.status).toBe(200);
+    expect(me.body.user.email).toBe(p.email);
+
+    const onApi = await authorize(t, { callbackURL: `${PUBLIC_API_URL}/done` });
+    expect(onApi.origin).toBe(provider.issuer);
+    const path = await authorize(t, { callbackURL: '/welcome' });
+    expect(JSON.parse((await redis.get(`${t.queuePrefix}:oauth:state:${path.searchParams.get('state')}`))!).callbackURL).toBe(
+      `${CLIENT_URL}/welcome`,
+    );
+    for (const bad of ['https://evil.test/steal', '//evil.test/x', 'http://app.tandem.test/', `${CLIENT_URL}.evil.test/`, 'javascript:alert(1)']) {
+      const r = await t.api.get(`/auth/oauth2/authorize/custom?callbackURL=${encodeURIComponent(bad)}`);
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ message: 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL' });
+    }
+  });
+});
+
+describe('linking the provider to a signed-in account', () => {
+  it('links the provider account to the user who started the flow, whatever the email', async () => {
+    const local = await t.api.signUp();
+    const p = providerUser({ emailVerified: false }); // linking needs no email match
+    const { authUrl, res } = await signInWithProvider(t, p.login, { token: local.token });
+    const stored = await redis.exists(`${t.queuePrefix}:oauth:state:${authUrl.searchParams.get('state')}`);
+    expect(stored).toBe(0); // spent
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(local.user.id);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(0);
+
+    const id = await t.api.get('/oauth/id-token', local.token);
+    const { payload } = await jwtVerify(id.body.idToken, jwks(), { issuer: provider.issuer, audience: provider.clientId });
+    expect(payload.sub).toBe(p.login);
+
+    // afterwards the provider signs in as that user
+    const again = await signInWithProvider(t, p.login);
+    expect(again.res.status).toBe(200);
+    expect(again.res.body.user.id).toBe(local.user.id);
+  });
+
+  it('refuses with 409 a provider account already linked to another user', async () => {
+    const p = providerUser();
+    const owner = await signInWithProvider(t, p.login);
+    expect(owner.res.status).toBe(200);
+    const other = await t.api.signUp();
+    const { res } = await signInWithProvider(t, p.login, { token: other.token });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: 'This OAuth account is already linked to another user' });
+    const id = await t.api.get('/oauth/id-token', other.token);
+    expect(id.body).toEqual({ idToken: null });
+  });
+
+  it('refuses with 409 a second provider account for a user who already has one', async () => {
+    const local = await t.api.signUp();
+    const first = providerUser();
+    expect((await signInWithProvider(t, first.login, { token: local.token })).res.status).toBe(200);
+    const second = providerUser();
+    const { res } = await signInWithProvider(t, second.login, { token: local.token });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: 'Another OAuth account is already linked to this user' });
+  });
+
+  it('answers 401 at authorize when the bearer token is not a valid session', async () => {
+    const local = await t.api.signUp();
+    await t.api.post('/auth/sign-out', {}, local.token);
+    for (const token of [local.token, 'not-a-token', `${local.token.slice(0, -2)}xx`]) {
+      const res = await t.api.get('/auth/oauth2/authorize/custom', token);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ message: 'Unauthorized' });
+    }
+  });
+});
+
+describe('GET /oauth/id-token', () => {
+  it('answers {idToken: null} for a user without a provider account, and 401 without credentials', async () => {
+    const u = await t.api.signUp();
+    const res = await t.api.get('/oauth/id-token', u.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ idToken: null });
+    expect((await t.api.get('/oauth/id-token')).status).toBe(401);
+  });
+
+  it('refreshes an expired id token through the refresh token, stores the new tokens encrypted, and again next time', async () => {
+    const p = providerUser();
+    const { res } = await signInWithProvider(t, p.login);
+    const token = res.body.token;
+    const first = (await t.api.get('/oauth/id-token', token)).body.idToken;
+    const before = (await sql(t.databaseUrl, `SELECT * FROM account WHERE account_id = $1`, [p.login]))[0];
+
+    // Forcing expiry in the database: the stored token is served until then, and refreshed after.
+    expect((await t.api.get('/oauth/id-token', token)).body.idToken).toBe(first);
+    await sql(t.databaseUrl, `UPDATE account SET id_token_expires_at = now() - interval '1 minute' WHERE account_id = $1`, [p.login]);
+    await new Promise((r) => setTimeout(r, 1100)); // a new iat
+    const refreshed = await t.api.get('/oauth/id-token', token);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.idToken).not.toBe(first);
+    const { payload } = await jwtVerify(refreshed.body.idToken, jwks(), { issuer: provider.issuer, audience: provider.clientId });
+    expect(payload.sub).toBe(p.login);
+    expect(payload.iat!).toBeGreaterThan(decodeJwt(first).iat!);
+
+    const after = (await sql(t.databaseUrl, `SELECT * FROM account WHERE account_id = $1`, [p.login]))[0];
+    expect(after.id_token).not.toBe(before.id_token);
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(after.refresh_token).not.toBe(before.refresh_token); // the provider rotates refresh tokens
+    expect(after.refresh_token).toMatch(/^v1:/);
+    expect(after.id_token_expires_at.getTime()).toBeGreaterThan(Date.now());
+
+    // the rotated refresh token was stored: a second forced expiry refreshes again
+    await sql(t.databaseUrl, `UPDATE account SET id_token_expires_at = now() - interval '1 minute' WHERE account_id = $1`, [p.login]);
+    await new Promise((r) => setTimeout(r, 1100));
+    const again = await t.api.get('/oauth/id-token', token);
+    expect(again.status).toBe(200);
+    expect(again.body.idToken).not.toBe(refreshed.body.idToken);
+    await jwtVerify(again.body.idToken, jwks(), { issuer: provider.issuer, audience: provider.clientId });
+  });
+
+  it('keeps serving the stored token and stops refreshing when the provider refuses the refresh token', async () => {
+    const p = providerUser();
+    const { res } = await signInWithProvider(t, p.login);
+    const [row] = await sql(t.databaseUrl, `SELECT id_token, refresh_token FROM account WHERE account_id = $1`, [p.login]);
+    const first = (await t.api.get('/oauth/id-token', res.body.token)).body.idToken;
+    expect(crypto.decrypt(row.id_token)).toBe(first);
+    // The user revokes the grant at the provider.
+    const revoke = await fetch(`${provider.issuer}/token/revocation`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${provider.clientId}:${provider.clientSecret}`).toString('base64')}` },
+      body: new URLSearchParams({ token: crypto.decrypt(row.refresh_token), token_type_hint: 'refresh_token' }),
+    });
+    expect(revoke.status).toBe(200);
+    await sql(t.databaseUrl, `UPDATE account SET id_token_expires_at = now() - interval '1 minute' WHERE account_id = $1`, [p.login]);
+    const out = await t.api.get('/oauth/id-token', res.body.token);
+    expect(out.status).toBe(200);
+    expect(out.body.idToken).toBe(first);
+    const [after] = await sql(t.databaseUrl, `SELECT refresh_token FROM account WHERE account_id = $1`, [p.login]);
+    expect(after.refresh_token).toBeNull();
+  });
+
+  it('refuses an API key limited to some resources, serves an unrestricted one', async () => {
+    const p = providerUser();
+    const { res } = await signInWithProvider(t, p.login);
+    const scoped = await t.api.post('/auth/api-key/create', { permissions: { task: ['read'] } }, res.body.token);
+    const full = await t.api.post('/auth/api-key/create', {}, res.body.token);
+    const a = await t.api.get('/oauth/id-token', scoped.body.key);
+    expect(a.status).toBe(403);
+    expect(a.body).toEqual({ message: 'Insufficient API key scope' });
+    const b = await t.api.get('/oauth/id-token', full.body.key);
+    expect(b.status).toBe(200);
+    expect(b.body.idToken).toEqual(expect.any(String));
+  });
+});
+
+describe('when custom OAuth is not configured', () => {
+  let plain: TestApp;
+  beforeAll(async () => {
+    plain = await startTestApp();
+  });
+  afterAll(() => plain?.close());
+
+  it('answers 404 on the OAuth routes and {idToken: null}', async () => {
+    const a = await plain.api.get('/auth/oauth2/authorize/custom');
+    expect(a.status).toBe(404);
+    expect(a.body).toEqual({ message: 'Custom OAuth is not configured' });
+    const c = await plain.api.get('/auth/oauth2/callback/custom?code=x&state=y');
+    expect(c.status).toBe(404);
+    expect(c.body).toEqual({ message: 'Custom OAuth is not configured' });
+    const u = await plain.api.signUp();
+    const id = await plain.api.get('/oauth/id-token', u.token);
+    expect(id.status).toBe(200);
+    expect(id.body).toEqual({ idToken: null });
+  });
+});
+
+describe('a provider that is down at boot, and closed registration', () => {
+  let late: TestOidcProvider | undefined;
+  let app: TestApp;
+  const port = freePort();
+  const secret = randomBytes(16).toString('hex');
+  const users = new Map<string, ProviderUser>();
+  beforeAll(async () => {
+    app = await startTestApp({
+      ...oauthEnv(provider),
+      CUSTOM_OAUTH_ISSUER: `http://127.0.0.1:${await port}`,
+      CUSTOM_OAUTH_CLIENT_SECRET: secret,
+      DISABLE_REGISTRATION: 'true',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await late?.close();
+  });
+
+  it('boots without the provider, answers 503 until it is up, then works', async () => {
+    expect((await app.api.get('/health')).status).toBe(200);
+    const down = await app.api.get('/auth/oauth2/authorize/custom');
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({ message: 'OAuth provider unavailable' });
+
+    late = await startOidcProvider({ redirectUri: REDIRECT_URI, port: await port, clientSecret: secret, users });
+    const up = await app.api.get('/auth/oauth2/authorize/custom');
+    expect(up.status).toBe(302);
+    expect(up.headers.get('location')!.startsWith(`${late.issuer}/`)).toBe(true);
+  });
+
+  it('refuses to create a user while registration is closed, unless the email is invited', async () => {
+    const stranger = providerUser({}, users);
+    const refused = await signInWithProvider(app, stranger.login);
+    expect(refused.res.status).toBe(403);
+    expect(refused.res.body).toEqual({ message: 'Registration is disabled' });
+    expect(await sql(app.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [stranger.email])).toHaveLength(0);
+
+    const invited = providerUser({}, users);
+    const [ws] = await sql(app.databaseUrl, `INSERT INTO workspace (name, slug) VALUES ('Closed', $1) RETURNING id`, [`closed-${invited.login}`]);
+    await sql(
+      app.databaseUrl,
+      `INSERT INTO invitation (organization_id, email, role, expires_at) VALUES ($1, $2, 'member', now() + interval '1 day')`,
+      [ws.id, invited.email],
+    );
+    const ok = await signInWithProvider(app, invited.login);
+    expect(ok.res.status).toBe(200);
+    expect(ok.res.body.user.email).toBe(invited.email);
+  });
+});

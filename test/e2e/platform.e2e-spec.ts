@@ -1,0 +1,144 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { bootstrap } from '../../src/bootstrap';
+import { loadConfig } from '../../src/config/app-config';
+import { MIGRATIONS } from '../../src/database/migrations';
+import { dropRedisKeys, startTestApp, TestApp } from '../support/app';
+import { DB_PREFIX, urlFor, withAdmin } from '../support/db';
+import { sql } from '../support/fixtures';
+
+/** Routes that answer without credentials. Anything else must be 401 without a token. */
+const PUBLIC_ROUTES = new Set([
+  'GET /api/health',
+  'POST /api/auth/sign-up/email',
+  'POST /api/auth/sign-in/email',
+  'GET /api/auth/oauth2/authorize/custom',
+  'GET /api/auth/oauth2/callback/custom',
+  'POST /api/selfgit-integration/webhook/{integrationId}',
+  'POST /api/hostedgit-integration/webhook',
+]);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.close());
+
+describe('health, docs and the public surface', () => {
+  it('GET /health is public and checks Postgres and Redis', async () => {
+    const res = await t.api.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
+  });
+
+  it('serves the OpenAPI document and the interactive page', async () => {
+    const doc = await t.api.get('/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/auth/sign-up/email', '/api/auth/organization/create', '/api/health']));
+    expect(doc.body.components.schemas.SignUpDto.properties).toHaveProperty('password');
+    const page = await fetch(`${t.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('swagger');
+  });
+
+  it('no route but the public ones answers without a valid token', async () => {
+    const doc = (await t.api.get('/openapi.json')).body;
+    const checked: string[] = [];
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const method of Object.keys(ops)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        if (PUBLIC_ROUTES.has(key)) continue;
+        const url = path.replace(/^\/api/, '').replace(/\{[^}]+\}/g, () => randomUUID());
+        for (const token of [undefined, 'not-a-token']) {
+          const res = await t.api.request(method.toUpperCase(), url, method === 'get' ? undefined : {}, { token });
+          if (res.status !== 401) throw new Error(`${key} answered ${res.status} without a valid token`);
+          expect(res.body).toEqual({ message: 'Unauthorized' });
+        }
+        checked.push(key);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(10);
+  });
+});
+
+describe('per-token API rate limit', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMIT_API: '5' });
+  });
+  afterAll(() => limited?.close());
+
+  it('answers 429 with Retry-After past RATE_LIMIT_API per minute, per token', async () => {
+    const a = await limited.api.signUp();
+    const b = await limited.api.signUp();
+    const statuses: number[] = [];
+    let last: any;
+    for (let i = 0; i < 7; i++) {
+      last = await limited.api.get('/auth/get-session', a.token);
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await limited.api.get('/auth/get-session', b.token)).status).toBe(200);
+  });
+});
+
+describe('start-up', () => {
+  it('two instances booting together on an empty database migrate once and both serve', async () => {
+    const db = `${DB_PREFIX}boot_${randomBytes(4).toString('hex')}`;
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      DATABASE_URL: urlFor(db),
+      DATABASE_POOL_SIZE: '3',
+      QUEUE_PREFIX: `t_boot_${randomBytes(3).toString('hex')}`,
+    };
+    const config = loadConfig(env);
+    // Neither the database nor its schema exist yet: both processes create and migrate.
+    const [one, two] = await Promise.all([bootstrap(config, { host: '127.0.0.1' }), bootstrap(config, { host: '127.0.0.1' })]);
+    try {
+      const applied = await sql(urlFor(db), `SELECT name FROM migrations ORDER BY id`);
+      expect(applied.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => new m().name));
+      for (const r of [one, two]) {
+        const res = await fetch(`${r.url}/api/health`);
+        expect(res.status).toBe(200);
+      }
+    } finally {
+      await one.close();
+      await two.close();
+      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`));
+      await dropRedisKeys(config.redisUrl, config.queuePrefix);
+    }
+  });
+
+  it('a worker-only process opens no HTTP server', async () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      APP_ROLES: 'worker',
+      DATABASE_URL: t.databaseUrl,
+      DATABASE_POOL_SIZE: '2',
+      QUEUE_PREFIX: t.queuePrefix,
+    });
+    const worker = await bootstrap(config, { migrate: false });
+    try {
+      expect(worker.url).toBeUndefined();
+      expect((worker.app as any).getHttpServer).toBeUndefined();
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('health answers 503 {message} naming what is down', async () => {
+    // api role only: a BullMQ worker that never reached Redis keeps its stalled-job timer after close.
+    const broken = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1', APP_ROLES: 'api' });
+    try {
+      const res = await broken.api.get('/health');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ message: 'Unavailable: redis' });
+    } finally {
+      await broken.close();
+    }
+  });
+});

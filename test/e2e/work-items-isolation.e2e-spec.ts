@@ -1,0 +1,129 @@
+import { startTestApp, TestApp } from '../support/app';
+import { sql } from '../support/fixtures';
+import { createProject, createTask, ownerWithWorkspace } from '../support/work-items';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.close());
+
+/**
+ * A user of another workspace must get 404 `<Thing> not found` for every kind of id of this one,
+ * on every route, and nothing may change.
+ */
+describe('tenant isolation of work items', () => {
+  it('answers 404 to a user of another workspace on every route and kind of id', async () => {
+    const a = await ownerWithWorkspace(t);
+    const project = await createProject(t, a.owner.token, a.workspaceId);
+    const column = (await t.api.get(`/column/${project.id}`, a.owner.token)).body[0];
+    const task = await createTask(t, a.owner.token, project.id, { title: 'Secret' });
+    const label = (await t.api.post('/label', { name: 'Secret', color: '#123456', workspaceId: a.workspaceId, taskId: task.id }, a.owner.token)).body;
+    const catalogue = (await t.api.get(`/label/workspace/${a.workspaceId}`, a.owner.token)).body[0];
+    const entry = (await t.api.post('/time-entry', { taskId: task.id, startTime: '2025-01-01T00:00:00Z' }, a.owner.token)).body;
+    const comment = (await t.api.post(`/comment/${task.id}`, { content: 'Secret' }, a.owner.token)).body;
+
+    const b = await ownerWithWorkspace(t);
+    const bProject = await createProject(t, b.owner.token, b.workspaceId);
+    const bTask = await createTask(t, b.owner.token, bProject.id);
+    const bLabel = (await t.api.post('/label', { name: 'Mine', color: '#654321', workspaceId: b.workspaceId }, b.owner.token)).body;
+
+    const W = 'Workspace not found';
+    const P = 'Project not found';
+    const C = 'Column not found';
+    const T = 'Task not found';
+    const L = 'Label not found';
+    const E = 'Time entry not found';
+    const M = 'Comment not found';
+    const cases: [string, string, unknown, string][] = [
+      ['GET', `/project?workspaceId=${a.workspaceId}`, undefined, W],
+      ['POST', '/project', { name: 'X', workspaceId: a.workspaceId }, W],
+      ['GET', `/project/${project.id}`, undefined, P],
+      ['PUT', `/project/${project.id}`, { name: 'X' }, P],
+      ['PUT', `/project/${project.id}/archive`, undefined, P],
+      ['PUT', `/project/${project.id}/unarchive`, undefined, P],
+      ['DELETE', `/project/${project.id}`, undefined, P],
+      ['GET', `/column/${project.id}`, undefined, P],
+      ['POST', `/column/${project.id}`, { name: 'X' }, P],
+      ['PUT', `/column/reorder/${project.id}`, { columns: [{ id: column.id, position: 5 }] }, P],
+      ['PUT', `/column/${column.id}`, { name: 'X' }, C],
+      ['DELETE', `/column/${column.id}`, undefined, C],
+      ['POST', `/task/${project.id}`, { title: 'X' }, P],
+      ['GET', `/task/tasks/${project.id}`, undefined, P],
+      ['GET', `/task/${task.id}`, undefined, T],
+      ['PUT', `/task/${task.id}`, { title: 'X' }, T],
+      ['DELETE', `/task/${task.id}`, undefined, T],
+      ['PUT', `/task/status/${task.id}`, { status: 'done' }, T],
+      ['PUT', `/task/priority/${task.id}`, { priority: 'high' }, T],
+      ['PUT', `/task/title/${task.id}`, { title: 'X' }, T],
+      ['PUT', `/task/description/${task.id}`, { description: 'X' }, T],
+      ['PUT', `/task/assignee/${task.id}`, { userId: null }, T],
+      ['PUT', `/task/due-date/${task.id}`, { dueDate: null }, T],
+      ['PUT', `/task/move/${task.id}`, { destinationProjectId: bProject.id }, T],
+      ['PUT', `/task/move/${bTask.id}`, { destinationProjectId: project.id }, P],
+      ['POST', '/label', { name: 'X', color: '#000000', workspaceId: a.workspaceId }, W],
+      ['POST', '/label', { name: 'X', color: '#000000', workspaceId: b.workspaceId, taskId: task.id }, T],
+      ['GET', `/label/workspace/${a.workspaceId}`, undefined, W],
+      ['GET', `/label/task/${task.id}`, undefined, T],
+      ['GET', `/label/${label.id}`, undefined, L],
+      ['GET', `/label/${catalogue.id}`, undefined, L],
+      ['PUT', `/label/${catalogue.id}`, { name: 'X' }, L],
+      ['DELETE', `/label/${catalogue.id}`, undefined, L],
+      ['PUT', `/label/${catalogue.id}/task`, { taskId: bTask.id }, L],
+      ['DELETE', `/label/${label.id}/task`, { taskId: task.id }, L],
+      ['PUT', `/label/${bLabel.id}/task`, { taskId: task.id }, T],
+      ['DELETE', `/label/${bLabel.id}/task`, { taskId: task.id }, T],
+      ['POST', '/time-entry', { taskId: task.id, startTime: '2025-01-01T00:00:00Z' }, T],
+      ['GET', `/time-entry/task/${task.id}`, undefined, T],
+      ['GET', `/time-entry/${entry.id}`, undefined, E],
+      ['PUT', `/time-entry/${entry.id}`, { description: 'X' }, E],
+      ['DELETE', `/time-entry/${entry.id}`, undefined, E],
+      ['GET', `/comment/${task.id}`, undefined, T],
+      ['POST', `/comment/${task.id}`, { content: 'X' }, T],
+      ['PUT', `/comment/${comment.id}`, { content: 'X' }, M],
+      ['DELETE', `/comment/${comment.id}`, undefined, M],
+      ['GET', `/activity/${task.id}`, undefined, T],
+    ];
+    for (const [method, path, body, message] of cases) {
+      const res = await t.api.request(method, path, body, { token: b.owner.token });
+      expect([method, path, res.status, res.body]).toEqual([method, path, 404, { message }]);
+    }
+
+    // Nothing of workspace A changed.
+    const [state] = await sql(
+      t.databaseUrl,
+      `SELECT (SELECT name FROM project WHERE id = $1) AS project,
+              (SELECT name FROM board_column WHERE id = $2) AS column_name,
+              (SELECT title || '/' || status FROM task WHERE id = $3) AS task,
+              (SELECT name FROM label WHERE id = $4) AS label,
+              (SELECT count(*)::int FROM time_entry WHERE id = $5) AS entries,
+              (SELECT content FROM activity WHERE id = $6) AS comment,
+              (SELECT count(*)::int FROM project WHERE workspace_id = $7) AS projects`,
+      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId],
+    );
+    expect(state).toEqual({ project: project.name, column_name: 'To Do', task: 'Secret/to-do', label: 'Secret', entries: 1, comment: 'Secret', projects: 1 });
+    expect((await t.api.get(`/task/${task.id}`, a.owner.token)).body).toEqual(task);
+  });
+
+  it('answers 404 to malformed ids the same way', async () => {
+    const { owner } = await ownerWithWorkspace(t);
+    for (const [path, message] of [
+      ['/project/nope', 'Project not found'],
+      ['/column/nope', 'Project not found'],
+      ['/task/nope', 'Task not found'],
+      ['/task/tasks/nope', 'Project not found'],
+      ['/label/nope', 'Label not found'],
+      ['/label/task/nope', 'Task not found'],
+      ['/label/workspace/nope', 'Workspace not found'],
+      ['/time-entry/nope', 'Time entry not found'],
+      ['/time-entry/task/nope', 'Task not found'],
+      ['/comment/nope', 'Task not found'],
+      ['/activity/nope', 'Task not found'],
+    ]) {
+      const res = await t.api.get(path, owner.token);
+      expect([path, res.status, res.body]).toEqual([path, 404, { message }]);
+    }
+    expect((await t.api.put('/comment/nope', { content: 'x' }, owner.token)).body).toEqual({ message: 'Comment not found' });
+    expect((await t.api.put('/column/nope', { name: 'x' }, owner.token)).body).toEqual({ message: 'Column not found' });
+  });
+});

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { bootstrap, Running } from '../../src/bootstrap';
+import { loadConfig } from '../../src/config/app-config';
+import { DB_PREFIX, TEMPLATE_DB, urlFor, withAdmin } from './db';
+import { Api } from './api';
+
+export interface TestApp {
+  url: string;
+  api: Api;
+  running: Running;
+  databaseUrl: string;
+  queuePrefix: string;
+  /** Closes the app only (idempotent): its HTTP server, worker and connections. */
+  stop(): Promise<void>;
+  /** stop(), then drops the test database and the app's Redis keys. */
+  close(): Promise<void>;
+}
+
+/** Removes the Redis keys (rate limits, BullMQ queues) of one test app, after it closed. */
+export async function dropRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  try {
+    try {
+      await redis.connect();
+    } catch {
+      return; // an app pointed at an unreachable Redis (a test of that) wrote no keys
+    }
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Boots the real application on a random port, in its own database cloned from the migrated
+ * template and with its own Redis/BullMQ prefix, so test files run in parallel without sharing data.
+ */
+export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  const db = `${DB_PREFIX}${id}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE "${db}" TEMPLATE "${TEMPLATE_DB}"`));
+  const databaseUrl = urlFor(db);
+  const queuePrefix = `t_${id}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    RATE_LIMIT_AUTH: '0',
+    RATE_LIMIT_INVITES: '0',
+    RATE_LIMIT_API: '0',
+    ALLOW_PRIVATE_DESTINATIONS: 'true',
+    ...env,
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    QUEUE_PREFIX: queuePrefix,
+    DATABASE_POOL_SIZE: env.DATABASE_POOL_SIZE ?? '5',
+  });
+  const running = await bootstrap(config, { host: '127.0.0.1', migrate: false });
+  const url = `${running.url}/api`;
+  let stopping: Promise<void> | null = null;
+  const stop = () => (stopping ??= running.close());
+  return {
+    url,
+    api: new Api(url),
+    running,
+    databaseUrl,
+    queuePrefix,
+    stop,
+    async close() {
+      await stop();
+      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`));
+      await dropRedisKeys(config.redisUrl, queuePrefix);
+    },
+  };
+}

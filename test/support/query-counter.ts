@@ -1,0 +1,23 @@
+import { Client } from 'pg';
+
+/**
+ * Records every statement any pg client of this process sends while active (the app under test
+ * runs in the test's process, so this sees the app's queries: TypeORM, the guard, the session check).
+ * Keep the measured window free of the test's own SQL.
+ */
+export function recordQueries(): { statements: string[]; stop(): void } {
+  const statements: string[] = [];
+  const proto = Client.prototype as any;
+  const original = proto.query;
+  proto.query = function (this: Client, config: unknown, ...rest: unknown[]) {
+    const text = typeof config === 'string' ? config : (config as { text?: string } | undefined)?.text;
+    if (text) statements.push(text.replace(/\s+/g, ' ').trim());
+    return original.call(this, config, ...rest);
+  };
+  return {
+    statements,
+    stop: () => {
+      proto.query = original;
+    },
+  };
+}
