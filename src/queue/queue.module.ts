@@ -2,6 +2,10 @@ import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redisOptionsFromUrl } from '../redis/redis-options';
+import './guarded-bullmq';
+
+/** Registers queues by name; importing this file first makes them use the guarded BullMQ classes. */
+export const registerQueues = (...names: string[]) => BullModule.registerQueue(...names.map((name) => ({ name })));
 
 /** BullMQ root: one Redis connection setting and key prefix for every queue (QUEUE_PREFIX). */
 @Global()

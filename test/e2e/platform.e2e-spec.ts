@@ -1,5 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bullmq';
 import { bootstrap } from '../../src/bootstrap';
+import { QueueName } from '../../src/events/queue-names';
+import { GuardedQueue } from '../../src/queue/guarded-bullmq';
 import { loadConfig } from '../../src/config/app-config';
 import { MIGRATIONS } from '../../src/database/migrations';
 import { dropRedisKeys, startTestApp, TestApp } from '../support/app';
@@ -125,6 +128,8 @@ describe('start-up', () => {
     try {
       expect(worker.url).toBeUndefined();
       expect((worker.app as any).getHttpServer).toBeUndefined();
+      // Queues and workers are BullMQ's classes with the shutdown guards (src/queue/guarded-bullmq.ts).
+      expect(worker.app.get(getQueueToken(QueueName.Email))).toBeInstanceOf(GuardedQueue);
     } finally {
       await worker.close();
     }
