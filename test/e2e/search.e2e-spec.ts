@@ -227,7 +227,7 @@ describe('GET /search', () => {
          FROM project, generate_series(1, 400) g WHERE id = $1`,
       [bulk],
     );
-    await sql(t.databaseUrl, 'ANALYZE task');
+    await sql(t.databaseUrl, 'ANALYZE task, task_text');
     const stats = t.running.app.get(SearchStatsService);
     await stats.refresh();
     expect(stats.share('task.title', 'walrus')).toBeGreaterThan(0.03);
@@ -262,5 +262,45 @@ describe('search records match the resources’ own endpoints', () => {
     expect(res.body.comments).toEqual(comments);
     const byKey = await t.api.get(`/search?q=NAR-${task.number}&type=tasks`, u.token);
     expect(byKey.body.tasks[0].id).toBe(task.id);
+  });
+});
+
+describe('search follows every change of a task through the API', () => {
+  it('finds new titles and descriptions, follows moves, forgets deleted tasks; moves leave the search text alone', async () => {
+    const { createProject, createTask } = await import('../support/work-items');
+    const u = await t.api.signUp();
+    const ws = await t.api.createWorkspace(u.token, 'Felines');
+    const a = await createProject(t, u.token, ws.id, { name: 'Alpha', slug: 'ALF' });
+    const b = await createProject(t, u.token, ws.id, { name: 'Beta', slug: 'BET' });
+    const task = await createTask(t, u.token, a.id, { title: 'Ocelot alpha', description: 'plain words' });
+    const found = async (q: string) => (await t.api.get(`/search?q=${q}&type=tasks`, u.token)).body.tasks as any[];
+    expect((await found('ocelot')).map((x) => x.id)).toEqual([task.id]);
+
+    expect((await t.api.put(`/task/title/${task.id}`, { title: 'Lynx alpha' }, u.token)).status).toBe(200);
+    expect(await found('ocelot')).toEqual([]);
+    expect((await found('lynx')).map((x) => x.title)).toEqual(['Lynx alpha']);
+
+    expect((await t.api.put(`/task/description/${task.id}`, { description: 'an ocelot den' }, u.token)).status).toBe(200);
+    expect((await found('ocelot')).map((x) => x.description)).toEqual(['an ocelot den']);
+
+    expect((await t.api.put(`/task/${task.id}`, { title: 'Serval alpha', description: 'savanna' }, u.token)).status).toBe(200);
+    expect(await found('lynx')).toEqual([]);
+    expect(await found('ocelot')).toEqual([]);
+    expect((await found('savanna')).map((x) => x.title)).toEqual(['Serval alpha']);
+
+    const textVersion = async () => (await sql(t.databaseUrl, `SELECT xmin::text AS v FROM task_text WHERE task_id = $1`, [task.id]))[0]?.v;
+    const before = await textVersion();
+    const moved = await t.api.put(`/task/move/${task.id}`, { destinationProjectId: b.id }, u.token);
+    expect(moved.status).toBe(200);
+    expect((await t.api.put(`/task/status/${task.id}`, { status: 'done' }, u.token)).status).toBe(200);
+    expect(await textVersion()).toBe(before);
+    const afterMove = await found('serval');
+    expect(afterMove.map((x) => [x.projectId, x.number, x.status])).toEqual([[b.id, moved.body.task.number, 'done']]);
+    expect((await t.api.get(`/search?q=serval&type=tasks&projectId=${b.id}`, u.token)).body.tasks).toHaveLength(1);
+    expect((await t.api.get(`/search?q=serval&type=tasks&projectId=${a.id}`, u.token)).body.tasks).toEqual([]);
+
+    expect((await t.api.delete(`/task/${task.id}`, u.token)).status).toBe(200);
+    expect(await found('serval')).toEqual([]);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM task_text WHERE task_id = $1`, [task.id])).toEqual([]);
   });
 });

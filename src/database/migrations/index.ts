@@ -3,10 +3,12 @@ import { Foundation1763780000000 } from './1763780000000-Foundation';
 import { WorkItems1763780100000 } from './1763780100000-WorkItems';
 import { OAuthAccount1763780400000 } from './1763780400000-OAuthAccount';
 import { OrganizationManagement1763780500000 } from './1763780500000-OrganizationManagement';
+import { TaskSearchText1763780600000 } from './1763780600000-TaskSearchText';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
   WorkItems1763780100000,
   OAuthAccount1763780400000,
   OrganizationManagement1763780500000,
+  TaskSearchText1763780600000,
 ];

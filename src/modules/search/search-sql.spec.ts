@@ -22,14 +22,14 @@ describe('search SQL helpers', () => {
     for (const s of ['AS tasks', 'AS projects', 'AS workspaces', 'AS comments', 'AS activities']) expect(all).toContain(s);
     const one = searchSql(['projects']).text;
     expect(one).toContain('AS projects');
-    expect(one).not.toContain('FROM task t');
+    expect(one).not.toContain('FROM task_text x');
   });
 
   it('steers common words away from the trigram index and names each variant once', () => {
     const rare = searchSql(['tasks'], { taskTitle: 'rare', taskDescription: 'rare', activityContent: 'rare' });
     const common = searchSql(['tasks'], { taskTitle: 'common', taskDescription: 'rare', activityContent: 'rare' });
-    expect(rare.text).toContain('t.title ILIKE $2 AND');
-    expect(common.text).toContain("(t.title || '') ILIKE $2");
+    expect(rare.text).toContain('x.title ILIKE $2 AND');
+    expect(common.text).toContain("(x.title || '') ILIKE $2");
     expect(common.name).not.toBe(rare.name);
     expect(searchSql(['tasks'], { taskTitle: 'common', taskDescription: 'rare', activityContent: 'rare' })).toBe(common);
   });

@@ -78,11 +78,11 @@ export class SearchStatsService {
                 most_common_vals::text::text[] AS mcv, most_common_freqs AS freq
            FROM pg_stats
           WHERE schemaname = current_schema()
-            AND (tablename, attname) IN (('task', 'title'), ('task', 'description'), ('activity', 'content'))`,
+            AND (tablename, attname) IN (('task_text', 'title'), ('task_text', 'description'), ('activity', 'content'))`,
       );
     const next = new Map<Column, Sample>();
     for (const r of rows) {
-      const col = `${r.tablename}.${r.attname}` as Column;
+      const col = `${r.tablename === 'task_text' ? 'task' : r.tablename}.${r.attname}` as Column;
       if (COLUMNS.includes(col)) next.set(col, { values: r.hist ?? [], mcv: r.mcv ?? [], mcvFreq: (r.freq ?? []).map(Number) });
     }
     this.samples = next;
