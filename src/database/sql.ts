@@ -1,4 +1,6 @@
-import { EntityManager } from 'typeorm';
+import type { Pool } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /**
  * Runs one SQL statement and answers its rows, whatever the command. (TypeORM's `query()` answers
@@ -46,4 +48,16 @@ export function setClause(values: Record<string, unknown>, firstIndex: number): 
     parts.push(`${column} = $${firstIndex + params.length - 1}`);
   }
   return { sql: parts.join(', '), params };
+}
+
+/**
+ * Runs one hot statement as a named server-side prepared statement on the pool (outside any
+ * transaction): each connection parses and plans it once and afterwards only binds and executes
+ * it, with its cached generic plan (plan_cache_mode in data-source-options). `name` must be
+ * unique to `text`. Meant for single auto-committed statements on request paths (session check,
+ * permission guard, single-task read, move); transactions go through the EntityManager.
+ */
+export async function preparedRows<T = any>(ds: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const pool = (ds.driver as PostgresDriver).master as Pool;
+  return (await pool.query({ name, text, values: values as any[] })).rows as T[];
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedRows } from '../../database/sql';
 import { isStaticRole, PermissionMap, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
 import { ScopeRegistry } from './scope-registry';
 
@@ -23,7 +24,9 @@ export class AccessService {
    */
   async locate(kind: string, id: string, userId: string): Promise<{ workspaceId: string; memberId: string | null; roles: string[] } | null> {
     const def = this.registry.get(kind);
-    const rows = await this.ds.query(
+    const rows = await preparedRows(
+      this.ds,
+      `locate_${kind}`,
       `SELECT s.workspace_id, m.id AS member_id, m.role
          FROM (${def.sql}) s
          LEFT JOIN member m ON m.organization_id = s.workspace_id AND m.user_id = $2

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
 import * as jwt from 'jsonwebtoken';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedRows } from '../../database/sql';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ApiKeyPrincipal, AuthUser } from '../../common/decorators/current-user.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
@@ -110,7 +111,9 @@ export class AuthService {
   /** The live session behind a JWT, with its user, in one statement; null when revoked or expired. */
   async validateSession(sessionId: string, userId: string): Promise<AuthUser | null> {
     if (!isUuid(sessionId) || !isUuid(userId)) return null;
-    const rows = await this.ds.query(
+    const rows = await preparedRows(
+      this.ds,
+      'auth_session',
       `SELECT s.active_organization_id, u.name, u.email, u.is_instance_admin
          FROM session s JOIN "user" u ON u.id = s.user_id
         WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,

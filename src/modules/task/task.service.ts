@@ -6,7 +6,7 @@ import { ResolvedScope } from '../../common/decorators/require-permission.decora
 import { isUuid } from '../../common/pipes/id.pipe';
 import { AccessService } from '../../common/permissions/access.service';
 import { hasPermission } from '../../common/permissions/permissions';
-import { escapeLike, firstRow, rows, setClause } from '../../database/sql';
+import { escapeLike, firstRow, preparedRows, rows, setClause } from '../../database/sql';
 import { ActivityDraft, NewActivity } from '../activity/activity.record';
 import { ActivityService } from '../activity/activity.service';
 import { invalidStatusMessage } from '../column/board-statuses';
@@ -108,7 +108,7 @@ export class TaskService {
 
   /** One statement: the hot read path (GET /task/:id) must stay at one query after the guard. */
   async get(workspaceId: string, id: string): Promise<TaskRecord> {
-    const row = await firstRow<TaskRow>(this.ds.manager, `SELECT ${TASK_FIELDS} FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
+    const [row] = await preparedRows<TaskRow>(this.ds, 'task_get', `SELECT ${TASK_FIELDS} FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
     if (!row) throw new NotFoundException(NOT_FOUND);
     return toTaskRecord(row);
   }
@@ -263,7 +263,7 @@ export class TaskService {
     const workspaceId = scope.workspaceId;
     const destinationId = dto.destinationProjectId.toLowerCase();
     if (!isUuid(destinationId)) throw new NotFoundException(PROJECT_NOT_FOUND);
-    const row = await firstRow<TaskRow & MoveOrigin>(this.ds.manager, MOVE_SQL, [
+    const [row] = await preparedRows<TaskRow & MoveOrigin>(this.ds, 'task_move', MOVE_SQL, [
       id,
       workspaceId,
       destinationId,
