@@ -52,16 +52,34 @@ function providerUser(fields: Partial<ProviderUser> = {}, users = provider.users
   return { login, ...u };
 }
 
+/** The browser's cookies for the app: the flows' binding cookies (set at authorize, cleared at callback). */
+const browserCookies = new Map<string, string>();
+function keepCookies(headers: Headers): void {
+  for (const c of headers.getSetCookie()) {
+    const pair = c.split(';')[0];
+    const i = pair.indexOf('=');
+    const name = pair.slice(0, i).trim();
+    if (/;\s*Max-Age=0/i.test(c)) browserCookies.delete(name);
+    else browserCookies.set(name, pair.slice(i + 1).trim());
+  }
+}
+const cookieHeader = () => [...browserCookies].map(([k, v]) => `${k}=${v}`).join('; ');
+
 async function authorize(app: TestApp, opts: { token?: string; callbackURL?: string } = {}) {
   const q = opts.callbackURL !== undefined ? `?callbackURL=${encodeURIComponent(opts.callbackURL)}` : '';
   const res = await app.api.get(`/auth/oauth2/authorize/custom${q}`, opts.token);
   if (res.status !== 302) throw new Error(`authorize: ${res.status} ${res.text}`);
+  keepCookies(res.headers);
   return new URL(res.headers.get('location')!);
 }
 
-/** The app's callback, as the browser would call it after the provider's redirect. */
-const callback = (app: TestApp, redirect: URL | string) =>
-  app.api.get(`/auth/oauth2/callback/custom${typeof redirect === 'string' ? redirect : redirect.search}`);
+/** The app's callback, as the browser would call it after the provider's redirect (with its cookies, unless `browser` is 'other'). */
+async function callback(app: TestApp, redirect: URL | string, browser: 'same' | 'other' = 'same') {
+  const headers: Record<string, string> = browser === 'same' && browserCookies.size ? { cookie: cookieHeader() } : {};
+  const res = await app.api.get(`/auth/oauth2/callback/custom${typeof redirect === 'string' ? redirect : redirect.search}`, undefined, { headers });
+  if (browser === 'same') keepCookies(res.headers);
+  return res;
+}
 
 /** The whole flow: authorize → login at the provider → callback. */
 async function signInWithProvider(app: TestApp, login: string, opts: { token?: string; callbackURL?: string } = {}) {
@@ -91,7 +109,7 @@ describe('custom OAuth sign-in', () => {
     expect(ttl).toBeGreaterThan(9 * 60_000);
     expect(ttl).toBeLessThanOrEqual(10 * 60_000);
     const stored = JSON.parse((await redis.get(key))!);
-    expect(stored).toEqual({ codeVerifier: expect.any(String), nonce: q.get('nonce'), callbackURL: null, linkUserId: null });
+    expect(stored).toEqual({ codeVerifier: expect.any(String), nonce: q.get('nonce'), callbackURL: null, linkUserId: null, browserBinding: expect.any(String) });
   });
 
   it('signs a new user in, stores the provider account encrypted, and serves a verifiable id token', async () => {
@@ -221,6 +239,59 @@ describe('custom OAuth sign-in', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'OAuth code exchange failed: invalid_grant' });
     expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(0);
+  });
+
+  it('ties the flow to the browser that started it with an HttpOnly cookie, cleared by the callback', async () => {
+    const p = providerUser();
+    const res = await t.api.get('/auth/oauth2/authorize/custom');
+    expect(res.status).toBe(302);
+    const [cookie] = res.headers.getSetCookie();
+    expect(cookie).toMatch(/^tandem_oauth_[0-9a-f]{16}=[\w-]{43}; /);
+    expect(cookie).toContain('Path=/api/auth/oauth2/callback/custom');
+    expect(cookie).toContain('Max-Age=600');
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    const state = new URL(res.headers.get('location')!).searchParams.get('state')!;
+    // Only a hash of the browser's secret is kept with the state.
+    const stored = JSON.parse((await redis.get(`${t.queuePrefix}:oauth:state:${state}`))!);
+    const secret = cookie.split(';')[0].split('=')[1];
+    expect(stored.browserBinding).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+
+    keepCookies(res.headers);
+    const redirect = await loginAtProvider(res.headers.get('location')!, p.login, REDIRECT_URI);
+    const done = await callback(t, redirect);
+    expect(done.status).toBe(200);
+    expect(done.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${cookie.split('=')[0]}=; .*Max-Age=0`))]);
+  });
+
+  it("refuses a callback from a browser without the flow's cookie (login CSRF) and creates nobody", async () => {
+    const p = providerUser();
+    const authUrl = await authorize(t); // the attacker's browser
+    const redirect = await loginAtProvider(authUrl.href, p.login, REDIRECT_URI);
+    const res = await callback(t, redirect, 'other'); // the victim's browser, lured to the callback URL
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'OAuth state was not issued to this browser' });
+    expect(res.headers.get('set-auth-token')).toBeNull();
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(0);
+    // A wrong secret under the right cookie name is refused too.
+    const again = await authorize(t);
+    const redirect2 = await loginAtProvider(again.href, p.login, REDIRECT_URI);
+    const name = [...browserCookies.keys()].pop()!;
+    const forged = await t.api.get(`/auth/oauth2/callback/custom${redirect2.search}`, undefined, { headers: { cookie: `${name}=${'x'.repeat(43)}` } });
+    expect(forged.status).toBe(400);
+    expect(forged.body).toEqual({ message: 'OAuth state was not issued to this browser' });
+  });
+
+  it("cannot be used to link a victim's provider account to an attacker's user", async () => {
+    const attacker = await t.api.signUp();
+    const victim = providerUser();
+    const authUrl = await authorize(t, { token: attacker.token }); // the attacker starts a link flow
+    const redirect = await loginAtProvider(authUrl.href, victim.login, REDIRECT_URI); // the victim signs in at the provider
+    const res = await callback(t, redirect, 'other');
+    expect(res.status).toBe(400);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM account WHERE user_id = $1`, [attacker.user.id])).toHaveLength(0);
+    expect((await t.api.get('/oauth/id-token', attacker.token)).body).toEqual({ idToken: null });
   });
 
   it("reports the provider's refusal (e.g. the user cancelled) as 400", async () => {

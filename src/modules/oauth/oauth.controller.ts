@@ -19,18 +19,31 @@ export class OAuthController {
   @Public()
   @Get('auth/oauth2/authorize/custom')
   @Redirect()
-  @ApiOperation({ summary: 'Redirect (302) to the custom OpenID provider; with a session token, links the provider account to that user' })
+  @ApiOperation({
+    summary: 'Redirect (302) to the custom OpenID provider; with a session token, links the provider account to that user',
+    description: 'Sets an HttpOnly cookie that ties the flow to this browser; the callback is refused without it.',
+  })
   @ApiQuery({ name: 'callbackURL', required: false, description: 'Where to send the browser with #token=… (origin of CLIENT_URL or PUBLIC_API_URL)' })
-  async authorize(@Query('callbackURL') callbackURL: unknown, @Headers('authorization') authorization: unknown, @Req() req: Request) {
+  async authorize(
+    @Query('callbackURL') callbackURL: unknown,
+    @Headers('authorization') authorization: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
-    return { url: await this.oauth.authorize(callbackURL, authorization), statusCode: 302 };
+    const { url, setCookie } = await this.oauth.authorize(callbackURL, authorization);
+    res.append('set-cookie', setCookie);
+    res.setHeader('cache-control', 'no-store');
+    return { url, statusCode: 302 };
   }
 
   @Public()
   @Get('auth/oauth2/callback/custom')
   @ApiOperation({ summary: "The provider's redirect: answers {token, user}, or 302 to callbackURL#token=…" })
   async callback(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
-    const out = await this.oauth.callback(query, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
+    // The flow's browser cookie has done its job whatever the outcome.
+    if (typeof query.state === 'string' && query.state.length <= 128) res.append('set-cookie', this.oauth.bindingCookie(query.state, null));
+    const out = await this.oauth.callback(query, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null }, req.get('cookie'));
     res.setHeader('set-auth-token', out.token);
     res.setHeader('cache-control', 'no-store');
     if (out.redirectTo) return res.redirect(302, out.redirectTo);

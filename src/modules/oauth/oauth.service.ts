@@ -17,6 +17,7 @@ import { AuthService, JWT_ALGORITHM, SessionClient } from '../auth/auth.service'
 import { toUserRecord, User, UserRecord } from '../auth/user.entity';
 import { Account, CUSTOM_PROVIDER_ID } from './account.entity';
 import { AccountRepository } from './account.repository';
+import { bindingCookie, bindingCookieName, bindingMatches, newBrowserBinding, readCookie } from './oauth-browser-binding';
 import { OAuthStateStore } from './oauth-state.store';
 import { resolveCallbackUrl } from './oauth-urls';
 import { OidcClientService, ProviderSignIn, safeCode } from './oidc-client.service';
@@ -48,21 +49,31 @@ export class OAuthService {
   ) {}
 
   /** The provider URL to send the browser to. A valid session token in `authorization` links instead of signing in. */
-  async authorize(callbackURL: unknown, authorization: unknown): Promise<string> {
+  async authorize(callbackURL: unknown, authorization: unknown): Promise<{ url: string; setCookie: string }> {
     this.oidc.assertEnabled();
     const callback = this.allowedCallback(callbackURL);
     const linkUserId = await this.linkingUser(authorization);
     const req = { state: generators.state(), nonce: generators.nonce(), codeVerifier: generators.codeVerifier() };
     const url = await this.oidc.authorizationUrl(req);
-    await this.states.put(req.state, { codeVerifier: req.codeVerifier, nonce: req.nonce, callbackURL: callback, linkUserId });
-    return url;
+    const binding = newBrowserBinding();
+    await this.states.put(req.state, { codeVerifier: req.codeVerifier, nonce: req.nonce, callbackURL: callback, linkUserId, browserBinding: binding.hash });
+    return { url, setCookie: this.bindingCookie(req.state, binding.secret) };
   }
 
-  async callback(query: Record<string, unknown>, client: SessionClient): Promise<OAuthSignIn> {
+  /** Set-Cookie for the flow of `state`: its browser secret, or (secret null) clearing it. */
+  bindingCookie(state: string, secret: string | null): string {
+    const redirect = new URL(this.oidc.redirectUri);
+    return bindingCookie(bindingCookieName(state), secret, redirect.pathname, redirect.protocol === 'https:');
+  }
+
+  async callback(query: Record<string, unknown>, client: SessionClient, cookieHeader?: string): Promise<OAuthSignIn> {
     this.oidc.assertEnabled();
     const state = query.state as string;
     const pending = await this.states.take(state);
     if (!pending) throw new BadRequestException('Invalid or expired OAuth state');
+    if (!bindingMatches(readCookie(cookieHeader, bindingCookieName(state)), pending.browserBinding)) {
+      throw new BadRequestException('OAuth state was not issued to this browser');
+    }
     if (query.error !== undefined) throw new BadRequestException(`OAuth provider refused the sign-in: ${safeCode(query.error)}`);
     if (typeof query.code !== 'string' || !query.code) throw new BadRequestException('code is required');
     const iss = typeof query.iss === 'string' ? query.iss : undefined;
