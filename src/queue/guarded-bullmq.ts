@@ -34,9 +34,21 @@ export class GuardedWorker extends Worker {
     dropErrorsAfterClose(this.connection as unknown as EventEmitter);
     dropErrorsAfterClose((this as unknown as WorkerInternals).blockingConnection);
     // Without a listener BullMQ prints worker errors (Redis unreachable, …) with console.error;
-    // they go to the structured log instead. BullMQ reconnects and retries by itself.
+    // they go to the structured log instead, at most once a minute per worker while they last
+    // (BullMQ reconnects and retries by itself, and repeats the error on every attempt).
+    let lastLogged = 0;
+    let suppressed = 0;
     this.on('error', (err) => {
-      if (!this.closing) GuardedWorker.logger.warn(`queue ${this.name}: ${err.message}`);
+      if (this.closing) return;
+      const now = Date.now();
+      if (now - lastLogged < 60_000) {
+        suppressed++;
+        return;
+      }
+      const more = suppressed ? ` (${suppressed} more since the last report)` : '';
+      GuardedWorker.logger.warn(`queue ${this.name}: ${err.message}${more}`);
+      lastLogged = now;
+      suppressed = 0;
     });
   }
 
