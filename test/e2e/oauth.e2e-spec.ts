@@ -348,6 +348,39 @@ describe('linking the provider to a signed-in account', () => {
     expect(again.res.body.user.id).toBe(local.user.id);
   });
 
+  it('lists linked accounts without tokens, and unlinks one unless it is the only way to sign in', async () => {
+    const p = providerUser();
+    const oauthOnly = await signInWithProvider(t, p.login);
+    const token = oauthOnly.res.body.token;
+    const listed = await t.api.get('/auth/list-accounts', token);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([{ id: expect.any(String), providerId: 'custom', accountId: p.login, scope: expect.any(String), createdAt: expect.any(String) }]);
+    const refused = await t.api.post('/auth/unlink-account', { providerId: 'custom' }, token);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: 'Cannot unlink the only way to sign in' });
+    expect((await t.api.get('/auth/list-accounts', token)).body).toHaveLength(1);
+
+    const local = await t.api.signUp();
+    const q = providerUser({ emailVerified: false });
+    expect((await signInWithProvider(t, q.login, { token: local.token })).res.status).toBe(200);
+    expect((await t.api.post('/auth/unlink-account', {}, local.token)).status).toBe(400);
+    const scoped = (await t.api.post('/auth/api-key/create', { permissions: { task: ['read'] } }, local.token)).body.key;
+    expect((await t.api.post('/auth/unlink-account', { providerId: 'custom' }, scoped)).status).toBe(403);
+    const done = await t.api.post('/auth/unlink-account', { providerId: 'custom' }, local.token);
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ success: true });
+    expect((await t.api.get('/auth/list-accounts', local.token)).body).toEqual([]);
+    expect((await t.api.get('/oauth/id-token', local.token)).body).toEqual({ idToken: null });
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM account WHERE user_id = $1`, [local.user.id])).toHaveLength(0);
+    const again = await t.api.post('/auth/unlink-account', { providerId: 'custom' }, local.token);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ message: 'Account not found' });
+    // The provider account is free again: signing in with it now makes a user of its own.
+    const fresh = await signInWithProvider(t, q.login);
+    expect(fresh.res.status).toBe(403); // its email is not verified, so no new user either
+    expect((await t.api.get('/auth/list-accounts')).status).toBe(401);
+  });
+
   it('refuses with 409 a provider account already linked to another user', async () => {
     const p = providerUser();
     const owner = await signInWithProvider(t, p.login);

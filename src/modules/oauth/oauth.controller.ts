@@ -1,10 +1,11 @@
-import { Controller, Get, Headers, Inject, Query, Redirect, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Redirect, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimitService } from '../../redis/rate-limit.service';
+import { UnlinkAccountDto } from './dto/unlink-account.dto';
 import { OAuthService } from './oauth.service';
 
 @ApiTags('oauth')
@@ -48,6 +49,21 @@ export class OAuthController {
     res.setHeader('cache-control', 'no-store');
     if (out.redirectTo) return res.redirect(302, out.redirectTo);
     res.status(200).json({ token: out.token, user: out.user });
+  }
+
+  @ApiBearerAuth()
+  @Get('auth/list-accounts')
+  @ApiOperation({ summary: "The caller's linked provider accounts (no tokens)" })
+  listAccounts(@CurrentUser() user: AuthUser) {
+    return this.oauth.listAccounts(user);
+  }
+
+  @ApiBearerAuth()
+  @Post('auth/unlink-account')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Unlinks the caller's account at a provider; refused when it is the only way to sign in" })
+  unlinkAccount(@CurrentUser() user: AuthUser, @Body() dto: UnlinkAccountDto) {
+    return this.oauth.unlinkAccount(user, dto.providerId);
   }
 
   @ApiBearerAuth()

@@ -4,6 +4,7 @@ import {
   ForbiddenException,
   Inject,
   Injectable,
+  NotFoundException,
   UnauthorizedException,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -94,10 +95,39 @@ export class OAuthService {
     return { token, user: toUserRecord(user), redirectTo };
   }
 
+  /** The caller's provider accounts, without tokens. */
+  async listAccounts(user: AuthUser): Promise<Array<{ id: string; providerId: string; accountId: string; scope: string | null; createdAt: string }>> {
+    this.assertWholeIdentity(user);
+    const rows = await this.ds.manager.find(Account, { where: { userId: user.id }, order: { createdAt: 'ASC' } });
+    return rows.map((a) => ({ id: a.id, providerId: a.providerId, accountId: a.accountId, scope: a.scope, createdAt: a.createdAt.toISOString() }));
+  }
+
+  /**
+   * Removes the caller's account at `providerId` with its stored tokens. Refused while it is the
+   * user's only way to sign in (no password and no other account), so nobody locks themselves out.
+   */
+  async unlinkAccount(user: AuthUser, providerId: string): Promise<{ success: true }> {
+    this.assertWholeIdentity(user);
+    return this.ds.transaction(async (m) => {
+      // The user row lock serialises unlinks of one user, so two cannot remove the last two ways in.
+      const [owner] = await m.query(`SELECT password_hash IS NOT NULL AS has_password FROM "user" WHERE id = $1 FOR UPDATE`, [user.id]);
+      const accounts = await m.find(Account, { where: { userId: user.id } });
+      const account = accounts.find((a) => a.providerId === providerId);
+      if (!account || !owner) throw new NotFoundException('Account not found');
+      if (!owner.has_password && accounts.length === 1) throw new BadRequestException('Cannot unlink the only way to sign in');
+      await m.delete(Account, { id: account.id });
+      return { success: true as const };
+    });
+  }
+
+  /** An API key limited to some resources may not act for the whole identity. */
+  private assertWholeIdentity(user: AuthUser): void {
+    if (user.apiKey?.permissions) throw new ForbiddenException('Insufficient API key scope');
+  }
+
   /** The caller's stored id token, refreshed through the provider when it has expired. */
   async idToken(user: AuthUser): Promise<{ idToken: string | null }> {
-    // A key limited to some resources may not act for the whole identity.
-    if (user.apiKey?.permissions) throw new ForbiddenException('Insufficient API key scope');
+    this.assertWholeIdentity(user);
     if (!this.oidc.enabled) return { idToken: null };
     const account = await this.accounts.findForUser(this.ds.manager, user.id, CUSTOM_PROVIDER_ID);
     if (!account?.idToken) return { idToken: null };
