@@ -21,6 +21,7 @@ module.exports = {
       transform: { '^.+\\.ts$': swc },
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
 };

@@ -1,0 +1,10 @@
+import { DB_PREFIX, withAdmin } from './db';
+
+/** Drops what this run left: its template and the database of any file that did not clean up. */
+export default async function globalTeardown(): Promise<void> {
+  await withAdmin(async (c) => {
+    const like = `${DB_PREFIX.replace(/[\\_%]/g, (ch) => '\\' + ch)}%`;
+    const mine = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [like]);
+    for (const { datname } of mine.rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  });
+}
