@@ -1,13 +1,11 @@
-import { DynamicModule, Module, RequestMethod, Type } from "@nestjs/common";
+import { DynamicModule, Module, Type } from "@nestjs/common";
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { PermissionGuard } from './common/guards/permission.guard';
-import { loggerParams } from './common/http/logging';
 import { AccessModule } from './common/permissions/access.module';
 import { createValidationPipe } from './common/pipes/validation';
 import { dataSourceOptions } from './database/data-source-options';
@@ -55,7 +53,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({ ...loggerParams(config), forRoutes: [{ path: "{*path}", method: RequestMethod.ALL }] }),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl, config.databasePoolSize), autoLoadEntities: true }),
         RedisModule,
         QueueModule,

@@ -4,10 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { jsonBodyParser } from './common/http/body-parser';
+import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
 import { ensureDatabase, migrate } from './database/migrate';
 
 export interface Running {
@@ -17,7 +17,8 @@ export interface Running {
   close(): Promise<void>;
 }
 
-function setUpHttp(app: NestExpressApplication, config: AppConfig): void {
+function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: ReturnType<typeof createRootLogger>): void {
+  app.use(requestLogger(logger));
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(
@@ -56,17 +57,17 @@ export async function bootstrap(config: AppConfig, opts: { host?: string; migrat
     await migrate(config.databaseUrl);
   }
   const module = AppModule.forRoot(config);
+  const root = createRootLogger(config);
+  const logger = new PinoNestLogger(root);
   if (config.roles.includes('api')) {
-    const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, bodyParser: false });
-    app.useLogger(app.get(Logger));
-    setUpHttp(app, config);
+    const app = await NestFactory.create<NestExpressApplication>(module, { logger, bodyParser: false });
+    setUpHttp(app, config, root);
     await app.listen(config.port, opts.host ?? '0.0.0.0');
     const addr = app.getHttpServer().address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
   }
-  const app = await NestFactory.createApplicationContext(module, { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  const app = await NestFactory.createApplicationContext(module, { logger });
   await app.init();
   return { app, close: () => app.close() };
 }

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 
@@ -41,8 +42,11 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-function log(level: string, msg: string) {
-  console.log(JSON.stringify({ level, time: Date.now(), msg }));
+/** Nest's logger, which bootstrap pointed at the process's pino logger (same JSON stream). */
+const logger = new Logger('Main');
+function log(level: 'info' | 'error', msg: string) {
+  if (level === 'error') logger.error(msg);
+  else logger.log(msg);
 }
 
 main().catch((err) => {
