@@ -33,7 +33,10 @@ export async function dropRedisKeys(redisUrl: string, prefix: string): Promise<v
       cursor = next;
     } while (cursor !== '0');
   } finally {
-    redis.disconnect();
+    // quit() closes cleanly; disconnect() on a client whose connection failed would leave
+    // ioredis's 2 s socket-destroy timer behind and hold Jest open.
+    if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+    else if (redis.status !== 'end') redis.disconnect();
   }
 }
 
