@@ -245,6 +245,58 @@ describe('GET /search', () => {
   });
 });
 
+describe('access paths chosen per section and per project', () => {
+  it('a word common in comments only walks the comments; the activities section stays on its index', async () => {
+    const u = await t.api.signUp();
+    const w = await t.api.createWorkspace(u.token, 'Chatty');
+    const p = await project(w.id, 'CHAT', 'Chatter');
+    const host = await task(p, 'Plain host task');
+    await sql(
+      t.databaseUrl,
+      `INSERT INTO activity (workspace_id, task_id, type, content, user_id, created_at)
+       SELECT workspace_id, id, 'comment', 'wombat remark ' || g, $2, now() - (g || ' seconds')::interval
+         FROM task, generate_series(1, 300) g WHERE id = $1`,
+      [host, u.user.id],
+    );
+    await activity(host, 'status_changed', 'changed the status to wombat-ready', null, 600);
+    await sql(t.databaseUrl, 'ANALYZE activity');
+    const stats = t.running.app.get(SearchStatsService);
+    await stats.refresh();
+    const v = await stats.variant('wombat');
+    expect(v.commentContent).toBe('common');
+    expect(v.activityContent).toBe('rare');
+    const res = await t.api.get('/search?q=wombat&limit=3', u.token);
+    expect(res.status).toBe(200);
+    expect(res.body.comments.map((c: any) => c.content)).toEqual(['wombat remark 1', 'wombat remark 2', 'wombat remark 3']);
+    expect(res.body.activities.map((a: any) => a.content)).toEqual(['changed the status to wombat-ready']);
+  });
+
+  it('with projectId, a common word is found in that project only, newest first', async () => {
+    const u = await t.api.signUp();
+    const w = await t.api.createWorkspace(u.token, 'Numbats');
+    const big = await project(w.id, 'BIG', 'Big');
+    const small = await project(w.id, 'SML', 'Small');
+    await sql(
+      t.databaseUrl,
+      `INSERT INTO task (workspace_id, project_id, number, title, status, created_at)
+       SELECT workspace_id, id, g, 'Numbat chore ' || g, 'to-do', now() - (g || ' seconds')::interval
+         FROM project, generate_series(1, 400) g WHERE id = $1`,
+      [big],
+    );
+    const older = await task(small, 'Numbat in the small project', null, 60, 1);
+    const newer = await task(small, 'Another numbat here', null, 30, 2);
+    await task(small, 'Unrelated', null, 10, 3);
+    await sql(t.databaseUrl, 'ANALYZE task, task_text');
+    await t.running.app.get(SearchStatsService).refresh();
+    expect((await t.running.app.get(SearchStatsService).variant('numbat')).taskTitle).toBe('common');
+    const scoped = await t.api.get(`/search?q=numbat&type=tasks&projectId=${small}`, u.token);
+    expect(scoped.status).toBe(200);
+    expect(scoped.body.tasks.map((x: any) => x.id)).toEqual([newer, older]);
+    const all = await t.api.get('/search?q=numbat&type=tasks&limit=2', u.token);
+    expect(all.body.tasks.map((x: any) => x.title)).toEqual(['Numbat chore 1', 'Numbat chore 2']);
+  });
+});
+
 describe('search records match the resources’ own endpoints', () => {
   it('a task, project, workspace and comment found by search equal what their GET routes answer', async () => {
     const { createProject, createTask } = await import('../support/work-items');

@@ -4,6 +4,7 @@ import { WorkItems1763780100000 } from './1763780100000-WorkItems';
 import { OAuthAccount1763780400000 } from './1763780400000-OAuthAccount';
 import { OrganizationManagement1763780500000 } from './1763780500000-OrganizationManagement';
 import { TaskSearchText1763780600000 } from './1763780600000-TaskSearchText';
+import { SearchByActivityKind1763780700000 } from './1763780700000-SearchByActivityKind';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   OAuthAccount1763780400000,
   OrganizationManagement1763780500000,
   TaskSearchText1763780600000,
+  SearchByActivityKind1763780700000,
 ];

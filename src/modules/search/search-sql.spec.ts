@@ -26,11 +26,24 @@ describe('search SQL helpers', () => {
   });
 
   it('steers common words away from the trigram index and names each variant once', () => {
-    const rare = searchSql(['tasks'], { taskTitle: 'rare', taskDescription: 'rare', activityContent: 'rare' });
-    const common = searchSql(['tasks'], { taskTitle: 'common', taskDescription: 'rare', activityContent: 'rare' });
+    const rare = searchSql(['tasks'], { taskTitle: 'rare', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' });
+    const common = searchSql(['tasks'], { taskTitle: 'common', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' });
     expect(rare.text).toContain('x.title ILIKE $2 AND');
     expect(common.text).toContain("(x.title || '') ILIKE $2");
     expect(common.name).not.toBe(rare.name);
-    expect(searchSql(['tasks'], { taskTitle: 'common', taskDescription: 'rare', activityContent: 'rare' })).toBe(common);
+    expect(searchSql(['tasks'], { taskTitle: 'common', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' })).toBe(common);
+  });
+});
+
+describe('access paths within one project', () => {
+  it('walks the project’s own tasks and its tasks’ activities for common words', () => {
+    const v = { taskTitle: 'project', taskDescription: 'rare', commentContent: 'project', activityContent: 'rare', projectScoped: true } as const;
+    const text = searchSql(['tasks', 'comments'], v).text;
+    expect(text).toContain('FROM task t JOIN task_text x ON x.task_id = t.id\n     WHERE t.project_id = $5::uuid');
+    expect(text).toContain('CROSS JOIN LATERAL');
+    // rare words keep the trigram index, filtered to the project after the fenced lookup
+    expect(text).toContain("x.description ILIKE $2 AND NOT (x.title ILIKE $2) AND x.workspace_id");
+    expect(text).toContain("OFFSET 0) x JOIN task t ON t.id = x.task_id\n     WHERE ($5::uuid IS NULL OR t.project_id = $5::uuid)");
+    expect(searchSql(['tasks', 'comments'], { ...v, projectScoped: false }).name).not.toBe(searchSql(['tasks', 'comments'], v).name);
   });
 });

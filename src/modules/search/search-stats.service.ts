@@ -3,14 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Variant } from './search-sql';
 
-type Column = 'task.title' | 'task.description' | 'activity.content';
-const COLUMNS: Column[] = ['task.title', 'task.description', 'activity.content'];
+type Column = 'task.title' | 'task.description' | 'comment.content' | 'activity.content';
 
 interface Sample {
+  /** Histogram bounds: an even sample of the values that are neither null nor most common. */
   values: string[];
-  /** Frequencies of the most common values, matching `mcv`. */
+  /** Frequencies of the most common values, matching `mcv`, as shares of all rows. */
   mcv: string[];
   mcvFreq: number[];
+  /** Share of rows where the column is null (no text, or for comment/activity content: the other kind). */
+  nullFrac: number;
 }
 
 /** Matches at or above this share of rows make a newest-first index walk cheaper than the trigram bitmap. */
@@ -38,10 +40,15 @@ export class SearchStatsService {
       if (!this.loadedAt) await pending;
     }
     const path = (c: Column) => (this.share(c, q) >= COMMON_SHARE ? 'common' : 'rare');
-    return { taskTitle: path('task.title'), taskDescription: path('task.description'), activityContent: path('activity.content') };
+    return {
+      taskTitle: path('task.title'),
+      taskDescription: path('task.description'),
+      commentContent: path('comment.content'),
+      activityContent: path('activity.content'),
+    };
   }
 
-  /** Estimated share of rows whose column contains q (case-insensitive). 0 when unknown. */
+  /** Estimated share of all rows whose column contains q (case-insensitive). 0 when unknown. */
   share(column: Column, q: string): number {
     const s = this.samples.get(column);
     if (!s) return 0;
@@ -55,7 +62,7 @@ export class SearchStatsService {
     // Too few histogram entries say little: the planner also ignores histograms under 100 entries.
     if (s.values.length < 100) return mcvShare;
     const hits = s.values.reduce((n, v) => n + (v.toLowerCase().includes(needle) ? 1 : 0), 0);
-    return mcvShare + (1 - mcvTotal) * (hits / s.values.length);
+    return mcvShare + Math.max(0, 1 - s.nullFrac - mcvTotal) * (hits / s.values.length);
   }
 
   /** Reloads the statistics now (also done by itself every few minutes). */
@@ -72,18 +79,24 @@ export class SearchStatsService {
   }
 
   private async load(): Promise<void> {
-    const rows: Array<{ tablename: string; attname: string; hist: string[] | null; mcv: string[] | null; freq: number[] | null }> =
+    // Task text from the columns' own statistics; activity content from the expression
+    // statistics that split comments from other activities (migration SearchStatistics).
+    const rows: Array<{ col: Column; hist: string[] | null; mcv: string[] | null; freq: number[] | null; null_frac: number | null }> =
       await this.ds.query(
-        `SELECT tablename, attname, histogram_bounds::text::text[] AS hist,
-                most_common_vals::text::text[] AS mcv, most_common_freqs AS freq
+        `SELECT 'task.' || attname AS col, histogram_bounds::text::text[] AS hist,
+                most_common_vals::text::text[] AS mcv, most_common_freqs AS freq, null_frac
            FROM pg_stats
-          WHERE schemaname = current_schema()
-            AND (tablename, attname) IN (('task_text', 'title'), ('task_text', 'description'), ('activity', 'content'))`,
+          WHERE schemaname = current_schema() AND tablename = 'task_text' AND attname IN ('title', 'description')
+         UNION ALL
+         SELECT CASE statistics_name WHEN 'activity_comment_content_stats' THEN 'comment.content' ELSE 'activity.content' END,
+                histogram_bounds::text::text[], most_common_vals::text::text[], most_common_freqs, null_frac
+           FROM pg_stats_ext_exprs
+          WHERE statistics_schemaname = current_schema()
+            AND statistics_name IN ('activity_comment_content_stats', 'activity_other_content_stats')`,
       );
     const next = new Map<Column, Sample>();
     for (const r of rows) {
-      const col = `${r.tablename === 'task_text' ? 'task' : r.tablename}.${r.attname}` as Column;
-      if (COLUMNS.includes(col)) next.set(col, { values: r.hist ?? [], mcv: r.mcv ?? [], mcvFreq: (r.freq ?? []).map(Number) });
+      next.set(r.col, { values: r.hist ?? [], mcv: r.mcv ?? [], mcvFreq: (r.freq ?? []).map(Number), nullFrac: Number(r.null_frac ?? 0) });
     }
     this.samples = next;
   }

@@ -6,7 +6,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { SearchQueryDto } from './dto/search-query.dto';
-import { likePattern, parseTaskKey, searchSql, Section } from './search-sql';
+import { likePattern, parseTaskKey, Path, searchSql, Section, Variant } from './search-sql';
 import { SearchStatsService } from './search-stats.service';
 
 const ALL_SECTIONS: Section[] = ['tasks', 'projects', 'workspaces', 'comments', 'activities'];
@@ -25,6 +25,12 @@ export interface SearchResult {
   workspaces: unknown[];
   comments: unknown[];
   activities: unknown[];
+}
+
+/** With a projectId filter, a common word is found by walking that project's tasks, not everyone's. */
+function withinProject(v: Variant): Variant {
+  const path = (p: Path): Path => (p === 'common' ? 'project' : p);
+  return { taskTitle: path(v.taskTitle), taskDescription: path(v.taskDescription), commentContent: path(v.commentContent), activityContent: path(v.activityContent), projectScoped: true };
 }
 
 @Injectable()
@@ -52,7 +58,8 @@ export class SearchService {
     const params: unknown[] = [user.id, likePattern(dto.q), limit, workspaceId, projectId];
     // $6/$7 (the task key) appear only in the tasks section; Postgres refuses unused parameters.
     if (sections.includes('tasks')) params.push(key?.slug ?? null, key?.number ?? null);
-    const stmt = searchSql(sections, await this.stats.variant(dto.q));
+    const variant = await this.stats.variant(dto.q);
+    const stmt = searchSql(sections, projectId ? withinProject(variant) : variant);
     // A named (server-side prepared) statement: Postgres plans each variant once per connection.
     const pool = (this.ds.driver as PostgresDriver).master as Pool;
     const { rows } = await pool.query({ name: stmt.name, text: stmt.text, values: params });
