@@ -121,6 +121,9 @@ async function main() {
     const scenarios = [
       ['search selective (type all)', { requests: [{ method: 'GET', path: '/api/search?q=quokka', headers: auth }] }],
       ['search common (type tasks)', { requests: [{ method: 'GET', path: '/api/search?q=update&type=tasks', headers: auth }] }],
+      // Beyond the issue's list: a word in every comment (type all), and a common word in one project.
+      ['search common in comments (type all)', { requests: [{ method: 'GET', path: '/api/search?q=think', headers: auth }] }],
+      ['search common in one project (type all)', { requests: [{ method: 'GET', path: `/api/search?q=update&projectId=${pb}`, headers: auth }] }],
       ['GET /task/:id', { requests: [{ method: 'GET', headers: auth, setupRequest: (r) => ({ ...r, path: `/api/task/${readIds[nextRead() % readIds.length]}` }) }] }],
       [
         'PUT /task/move/:id',
