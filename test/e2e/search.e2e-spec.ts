@@ -294,6 +294,31 @@ describe('access paths chosen per section and per project', () => {
     expect(scoped.body.tasks.map((x: any) => x.id)).toEqual([newer, older]);
     const all = await t.api.get('/search?q=numbat&type=tasks&limit=2', u.token);
     expect(all.body.tasks.map((x: any) => x.title)).toEqual(['Numbat chore 1', 'Numbat chore 2']);
+
+    // Comments and activities too: many numbat comments in the big project, two in the small one.
+    const [bigTask] = await sql(t.databaseUrl, `SELECT id FROM task WHERE project_id = $1 AND number = 1`, [big]);
+    await sql(
+      t.databaseUrl,
+      `INSERT INTO activity (workspace_id, task_id, type, content, user_id, created_at)
+       SELECT workspace_id, id, 'comment', 'numbat note ' || g, $2, now() - (g || ' seconds')::interval
+         FROM task, generate_series(1, 300) g WHERE id = $1`,
+      [bigTask.id, u.user.id],
+    );
+    const c1 = await activity(older, 'comment', 'a numbat sighting', u.user.id, 20);
+    const c2 = await activity(newer, 'comment', 'numbat again', u.user.id, 5);
+    const moved = await activity(newer, 'status_changed', 'changed the status', null, 3);
+    await activity(bigTask.id, 'status_changed', 'changed the status', null, 2);
+    await sql(t.databaseUrl, 'ANALYZE activity');
+    await t.running.app.get(SearchStatsService).refresh();
+    expect((await t.running.app.get(SearchStatsService).variant('numbat')).commentContent).toBe('common');
+    const everything = await t.api.get(`/search?q=numbat&projectId=${small}`, u.token);
+    expect(everything.status).toBe(200);
+    expect(everything.body.tasks.map((x: any) => x.id)).toEqual([newer, older]);
+    expect(everything.body.comments.map((x: any) => x.id)).toEqual([c2, c1]);
+    // a status change of a task whose title matches, in the project only
+    expect(everything.body.activities.map((x: any) => x.id)).toEqual([moved]);
+    expect(everything.body.projects).toEqual([]);
+    expect(everything.body.workspaces).toEqual([]);
   });
 });
 
