@@ -8,7 +8,12 @@ const { hostname, port } = new URL(redisUrl);
 const connection = { host: hostname, port: Number(port || 6379) };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-afterAll(() => dropRedisKeys(redisUrl, prefix));
+afterAll(async () => {
+  await dropRedisKeys(redisUrl, prefix);
+  // ioredis gives each socket it closed before connecting 2 s to finish; let those timers run
+  // out here rather than keep Jest's worker alive past the end of the run.
+  await pause(2_100);
+});
 
 describe('queues closed right after they were opened', () => {
   // BullMQ's own classes throw "Connection is closed." as an unhandled error in about one cycle

@@ -1,4 +1,5 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { once } from 'node:events';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -28,11 +29,25 @@ export class HealthController {
   async check() {
     const [db, redis] = await Promise.all([
       within(this.ds.query('SELECT 1'), 2000).then(() => 'up', () => 'down'),
-      // A client that is not connected would queue the ping until it reconnects: report it down at once.
-      this.redis.client.status !== 'ready' ? 'down' : within(this.redis.client.ping(), 2000).then(() => 'up', () => 'down'),
+      this.redisUp().then((up) => (up ? 'up' : 'down')),
     ]);
     const down = [db === 'down' && 'database', redis === 'down' && 'redis'].filter(Boolean);
     if (down.length) throw new ServiceUnavailableException(`Unavailable: ${down.join(', ')}`);
     return { status: 'ok', checks: { database: db, redis } };
+  }
+
+  private async redisUp(): Promise<boolean> {
+    const client = this.redis.client;
+    // Just started (or reconnecting this instant): give the connection its chance to become
+    // ready, so a fresh process does not report itself down; a failed attempt ends the wait.
+    if (client.status === 'connecting' || client.status === 'connect') {
+      await within(once(client, 'ready'), 2000).catch(() => undefined);
+    }
+    // A client that is not connected would queue the ping until it reconnects: report it down.
+    if (client.status !== 'ready') return false;
+    return within(client.ping(), 2000).then(
+      () => true,
+      () => false,
+    );
   }
 }
