@@ -6,6 +6,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
+import { ErrorBody, documentCommonErrors } from './common/http/api-errors';
 import { jsonBodyParser } from './common/http/body-parser';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
 import { ensureDatabase, migrate } from './database/migrate';
@@ -37,7 +38,7 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
   app.use(jsonBodyParser());
   app.setGlobalPrefix('api');
 
-  const doc = SwaggerModule.createDocument(
+  const doc = documentCommonErrors(SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Tandem API')
@@ -46,7 +47,8 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
       .addBearerAuth()
       .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
       .build(),
-  );
+    { extraModels: [ErrorBody] },
+  ));
   SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', useGlobalPrefix: false });
 }
 

@@ -64,6 +64,45 @@ describe('health, docs and the public surface', () => {
   });
 });
 
+describe('error answers in the OpenAPI document', () => {
+  it('every route behind authentication documents 401 and 429; public ones do not claim 401', async () => {
+    const doc = (await t.api.get('/openapi.json')).body;
+    const ref = { $ref: '#/components/schemas/ErrorBody' };
+    expect(doc.components.schemas.ErrorBody.properties).toEqual({ message: expect.objectContaining({ type: 'string' }) });
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        expect(op['x-public']).toBeUndefined();
+        if (PUBLIC_ROUTES.has(key)) {
+          expect([key, op.responses['401']]).toEqual([key, undefined]);
+          continue;
+        }
+        for (const status of ['401', '429']) expect([key, status, op.responses[status]?.content['application/json'].schema]).toEqual([key, status, ref]);
+      }
+    }
+  });
+
+  it('the organization operations document their own error cases with the {message} schema', async () => {
+    const doc = (await t.api.get('/openapi.json')).body;
+    const responses = (path: string) => doc.paths[`/api/auth/organization/${path}`].post.responses;
+    const described = (path: string, status: string) => {
+      const r = responses(path)[status];
+      expect(r.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+      return r.description as string;
+    };
+    expect(described('invite-member', '400')).toContain('User is already invited to this organization');
+    expect(described('invite-member', '403')).toContain('Only an owner can invite an owner');
+    expect(described('invite-member', '429')).toContain('Too many invitations');
+    expect(described('create-role', '400')).toContain('The provided permission includes an invalid resource');
+    expect(described('update-member-role', '400')).toContain('You cannot leave the organization without an owner');
+    expect(described('remove-team-member', '404')).toContain('Team not found');
+    expect(described('cancel-invitation', '404')).toContain('Invitation not found');
+    for (const op of ['create-team', 'update-team', 'remove-team-member', 'invite-member', 'cancel-invitation', 'update-member-role', 'create-role']) {
+      expect([op, Object.keys(responses(op)).sort()]).toEqual([op, expect.arrayContaining(['200', '400', '401', '403', '404', '429'])]);
+    }
+  });
+});
+
 describe('per-token API rate limit', () => {
   let limited: TestApp;
   beforeAll(async () => {

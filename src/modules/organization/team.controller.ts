@@ -4,6 +4,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { CreateTeamDto, TeamIdDto, TeamMemberDto, UpdateTeamDto } from './dto/team.dto';
 import { ORG_IN_BODY, TEAM_IN_BODY } from './organization.scopes';
 import { TeamService } from './team.service';
+import { ApiErrors } from '../../common/http/api-errors';
 
 /** A team's `organizationId`, when a client sends it, must be the team's workspace. */
 function sameWorkspace(scope: ResolvedScope, organizationId?: string | null): void {
@@ -20,6 +21,7 @@ export class TeamController {
   @HttpCode(200)
   @RequirePermission('team', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Create a team (at most 10 per workspace); needs team:create' })
+  @ApiErrors([400, 'name must be …', 'You have reached the maximum number of teams (10)', 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Workspace not found'])
   create(@Scope() scope: ResolvedScope, @Body() dto: CreateTeamDto) {
     return this.teams.create(scope.workspaceId, dto.name);
   }
@@ -28,6 +30,7 @@ export class TeamController {
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: "Rename a team (only data.name is written); needs team:update" })
+  @ApiErrors([400, 'teamId is required', 'data.name must be …'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Team not found'])
   update(@Scope() scope: ResolvedScope, @Body() dto: UpdateTeamDto) {
     return this.teams.update(scope.workspaceId, scope.resourceId, dto.data);
   }
@@ -36,6 +39,7 @@ export class TeamController {
   @HttpCode(200)
   @RequirePermission('team', 'delete', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Delete a team; needs team:delete' })
+  @ApiErrors([400, 'teamId is required'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Team not found'])
   remove(@Scope() scope: ResolvedScope, @Body() dto: TeamIdDto) {
     sameWorkspace(scope, dto.organizationId);
     return this.teams.remove(scope.workspaceId, scope.resourceId);
@@ -45,6 +49,7 @@ export class TeamController {
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Add a workspace member to a team; needs team:update' })
+  @ApiErrors([400, 'User is not a member of this organization', 'User is already a member of this team'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Team not found'])
   addMember(@Scope() scope: ResolvedScope, @Body() dto: TeamMemberDto) {
     sameWorkspace(scope, dto.organizationId);
     return this.teams.addMember(scope.workspaceId, scope.resourceId, dto.userId);
@@ -54,6 +59,7 @@ export class TeamController {
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Remove a user from a team; needs team:update' })
+  @ApiErrors([400, 'teamId is required', 'userId must be …'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Team not found', 'Team member not found'])
   removeMember(@Scope() scope: ResolvedScope, @Body() dto: TeamMemberDto) {
     sameWorkspace(scope, dto.organizationId);
     return this.teams.removeMember(scope.workspaceId, scope.resourceId, dto.userId);

@@ -1,0 +1,60 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtension, ApiProperty, ApiResponse } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/** Every error body (decisions §1). */
+export class ErrorBody {
+  @ApiProperty({ example: 'Team not found' })
+  message: string;
+}
+
+/** A status and the messages a route answers with it. */
+export type ErrorCase = [status: number, ...messages: string[]];
+
+/**
+ * Documents a route's error answers in the OpenAPI document: each status with its messages and
+ * the `{message}` schema. 401 and 429 need not be listed: every route behind authentication gets
+ * them (see documentCommonErrors).
+ */
+export function ApiErrors(...cases: ErrorCase[]) {
+  return applyDecorators(
+    ...cases.map(([status, ...messages]) =>
+      ApiResponse({ status, type: ErrorBody, description: messages.map((m) => `\`${m}\``).join(' · ') }),
+    ),
+  );
+}
+
+/** Marks a route as answering without credentials in the OpenAPI document (used by @Public). */
+export const ApiPublic = () => ApiExtension('x-public', true);
+
+const UNAUTHORIZED = { description: '`Unauthorized`: missing, invalid, expired or revoked credentials' };
+const RATE_LIMITED = { description: '`Too many requests`: over the rate limit; see the Retry-After header' };
+const BAD_INPUT = { description: 'Validation failed: the message names the field, e.g. `title must be a string`; `Invalid JSON body`' };
+
+/**
+ * Adds the errors every route shares: 401 and 429 to routes behind authentication, 400 to routes
+ * that take input, each with the `{message}` schema; drops the x-public marker afterwards.
+ */
+export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
+  const schema = { $ref: '#/components/schemas/ErrorBody' };
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  doc.components.schemas.ErrorBody ??= { type: 'object', properties: { message: { type: 'string', example: 'Team not found' } }, required: ['message'] };
+  const add = (responses: Record<string, any>, status: string, base: { description: string }) => {
+    responses[status] ??= { ...base, content: { 'application/json': { schema } } };
+  };
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item) as any[]) {
+      if (!op || typeof op !== 'object' || !op.responses) continue;
+      // Nest documents a default success only for routes without explicit responses; ApiErrors
+      // would otherwise hide it. Every success here is 200 (decisions §1).
+      if (!Object.keys(op.responses).some((status) => /^[23]/.test(status))) op.responses['200'] = { description: 'Success' };
+      const isPublic = op['x-public'] === true;
+      delete op['x-public'];
+      if (!isPublic) add(op.responses, '401', UNAUTHORIZED);
+      if (!isPublic) add(op.responses, '429', RATE_LIMITED);
+      if (op.requestBody || (op.parameters ?? []).some((p: any) => p.in === 'query' || p.in === 'path')) add(op.responses, '400', BAD_INPUT);
+    }
+  }
+  return doc;
+}
