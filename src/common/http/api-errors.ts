@@ -29,11 +29,13 @@ export const ApiPublic = () => ApiExtension('x-public', true);
 
 const UNAUTHORIZED = { description: '`Unauthorized`: missing, invalid, expired or revoked credentials' };
 const RATE_LIMITED = { description: '`Too many requests`: over the rate limit; see the Retry-After header' };
+const SERVER_ERROR = { description: '`Internal server error`: the cause is logged with the request id, never returned' };
 const BAD_INPUT = { description: 'Validation failed: the message names the field, e.g. `title must be a string`; `Invalid JSON body`' };
 
 /**
  * Adds the errors every route shares: 401 and 429 to routes behind authentication, 400 to routes
- * that take input, each with the `{message}` schema; drops the x-public marker afterwards.
+ * that take input, 500 to all, each with the `{message}` schema; drops the x-public marker
+ * afterwards. The organization operations so document six error answers each, as the spec says.
  */
 export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
   const schema = { $ref: '#/components/schemas/ErrorBody' };
@@ -53,6 +55,7 @@ export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
       delete op['x-public'];
       if (!isPublic) add(op.responses, '401', UNAUTHORIZED);
       if (!isPublic) add(op.responses, '429', RATE_LIMITED);
+      add(op.responses, '500', SERVER_ERROR);
       if (op.requestBody || (op.parameters ?? []).some((p: any) => p.in === 'query' || p.in === 'path')) add(op.responses, '400', BAD_INPUT);
     }
   }
