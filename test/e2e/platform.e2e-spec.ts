@@ -97,6 +97,13 @@ describe('error answers in the OpenAPI document', () => {
     expect(described('update-member-role', '400')).toContain('You cannot leave the organization without an owner');
     expect(described('remove-team-member', '404')).toContain('Team not found');
     expect(described('cancel-invitation', '404')).toContain('Invitation not found');
+    // The spec's work-item endpoints and search document theirs too.
+    const spec = (method: string, path: string) => doc.paths[path][method].responses;
+    expect(spec('put', '/api/task/move/{id}')['400'].description).toContain('Tasks can only be moved within the same workspace');
+    expect(spec('put', '/api/label/{id}')['404'].description).toContain('Label not found');
+    expect(spec('put', '/api/time-entry/{id}')['400'].description).toContain('Start time cannot be after end time');
+    expect(spec('put', '/api/column/reorder/{projectId}')['400'].description).toContain('does not belong to this project');
+    expect(spec('get', '/api/search')['400'].description).toContain('Limit must not exceed 50');
     // The spec: these seven operations document six message-bodied error responses each.
     for (const op of ['create-team', 'update-team', 'remove-team-member', 'invite-member', 'cancel-invitation', 'update-member-role', 'create-role']) {
       expect([op, Object.keys(responses(op)).sort()]).toEqual([op, ['200', '400', '401', '403', '404', '429', '500']]);

@@ -4,6 +4,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { Id } from '../../common/pipes/id.pipe';
 import { ColumnService } from './column.service';
 import { CreateColumnDto, ReorderColumnsDto, UpdateColumnDto } from './dto/column.dto';
+import { ApiErrors } from '../../common/http/api-errors';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
 const COLUMN = { kind: 'column', from: 'params', key: 'id' } as const;
@@ -18,6 +19,7 @@ export class ColumnController {
   @Put('reorder/:projectId')
   @RequirePermission('project', 'update', PROJECT)
   @ApiOperation({ summary: 'Set the positions of several columns at once (all or nothing); answers {}' })
+  @ApiErrors([400, 'Column … does not belong to this project', 'Column … is listed more than once', 'columns must be an array'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Project not found'])
   reorder(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Body() dto: ReorderColumnsDto) {
     return this.columns.reorder(scope.workspaceId, projectId, dto.columns);
   }

@@ -4,6 +4,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { Id } from '../../common/pipes/id.pipe';
 import { CreateLabelDto, LabelTaskDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelService } from './label.service';
+import { ApiErrors } from '../../common/http/api-errors';
 
 const LABEL = { kind: 'label', from: 'params', key: 'id' } as const;
 const LabelId = Id('Label');
@@ -59,6 +60,7 @@ export class LabelController {
   @Put(':id')
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: 'Rename/recolor; a catalogue label carries the change to its task copies' })
+  @ApiErrors([400, 'color must be a hex color like #RRGGBB', 'name must be …'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Label not found'], [409, 'A label named "…" already exists'])
   update(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: UpdateLabelDto) {
     return this.labels.update(scope.workspaceId, id, dto);
   }

@@ -16,6 +16,7 @@ import {
   UpdateTaskDto,
 } from './dto/task.dto';
 import { TaskService } from './task.service';
+import { ApiErrors } from '../../common/http/api-errors';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
 const TASK = { kind: 'task', from: 'params', key: 'id' } as const;
@@ -45,6 +46,7 @@ export class TaskController {
   @Put('move/:id')
   @RequirePermission('task', 'update', TASK)
   @ApiOperation({ summary: 'Move a task to another project of the same workspace' })
+  @ApiErrors([400, 'Tasks can only be moved within the same workspace', 'Task is already in that project', 'Selected status is not valid for the destination project', 'destinationProjectId must be a string'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Task not found', 'Project not found'])
   move(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: MoveTaskDto) {
     return this.tasks.move(scope, user, id, dto);
   }

@@ -5,6 +5,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { Id } from '../../common/pipes/id.pipe';
 import { CreateTimeEntryDto, UpdateTimeEntryDto } from './dto/time-entry.dto';
 import { TimeEntryService } from './time-entry.service';
+import { ApiErrors } from '../../common/http/api-errors';
 
 const ENTRY = { kind: 'time-entry', from: 'params', key: 'id' } as const;
 const EntryId = Id('Time entry');
@@ -38,6 +39,8 @@ export class TimeEntryController {
 
   @Put(':id')
   @RequirePermission('task', 'update', ENTRY)
+  @ApiOperation({ summary: 'Replace start, end (null: a running timer) and description; duration is recomputed in seconds' })
+  @ApiErrors([400, 'Start time cannot be after end time', 'startTime must be a valid ISO 8601 date string'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Time entry not found'])
   update(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string, @Body() dto: UpdateTimeEntryDto) {
     return this.entries.update(scope.workspaceId, id, dto);
   }
