@@ -3,6 +3,9 @@ import { Logger } from '@nestjs/common';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 
+/** Nest's logger, which bootstrap points at the process's pino logger (same JSON stream). */
+const logger = new Logger('Main');
+
 async function main() {
   let config;
   try {
@@ -16,7 +19,7 @@ async function main() {
   }
   const running = await bootstrap(config);
   const roles = config.roles.join(',');
-  log('info', `Tandem started (${roles})${running.url ? ` on port ${config.port}` : ''}`);
+  logger.log(`Tandem started (${roles})${running.url ? ` on port ${config.port}` : ''}`);
 
   // Graceful shutdown: stop accepting connections, let in-flight requests and jobs finish,
   // close queues and pools; give up after 15 s.
@@ -24,9 +27,9 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log('info', `${signal} received, shutting down`);
+    logger.log(`${signal} received, shutting down`);
     const force = setTimeout(() => {
-      log('error', 'shutdown timed out');
+      logger.error('shutdown timed out');
       process.exit(1);
     }, 15_000);
     force.unref();
@@ -34,7 +37,7 @@ async function main() {
       await running.close();
       process.exit(0);
     } catch (err: any) {
-      log('error', `shutdown failed: ${err?.message ?? err}`);
+      logger.error(`shutdown failed: ${err?.message ?? err}`);
       process.exit(1);
     }
   };
@@ -42,12 +45,6 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** Nest's logger, which bootstrap pointed at the process's pino logger (same JSON stream). */
-const logger = new Logger('Main');
-function log(level: 'info' | 'error', msg: string) {
-  if (level === 'error') logger.error(msg);
-  else logger.log(msg);
-}
 
 main().catch((err) => {
   console.error(JSON.stringify({ level: 'fatal', msg: 'start-up failed', err: String(err?.stack ?? err) }));

@@ -38,10 +38,8 @@ const BAD_INPUT = { description: 'Validation failed: the message names the field
  * afterwards. The organization operations so document six error answers each, as the spec says.
  */
 export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
+  // The ErrorBody schema itself comes from the class (extraModels in bootstrap).
   const schema = { $ref: '#/components/schemas/ErrorBody' };
-  doc.components ??= {};
-  doc.components.schemas ??= {};
-  doc.components.schemas.ErrorBody ??= { type: 'object', properties: { message: { type: 'string', example: 'Team not found' } }, required: ['message'] };
   const add = (responses: Record<string, any>, status: string, base: { description: string }) => {
     responses[status] ??= { ...base, content: { 'application/json': { schema } } };
   };
@@ -53,8 +51,10 @@ export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
       if (!Object.keys(op.responses).some((status) => /^[23]/.test(status))) op.responses['200'] = { description: 'Success' };
       const isPublic = op['x-public'] === true;
       delete op['x-public'];
-      if (!isPublic) add(op.responses, '401', UNAUTHORIZED);
-      if (!isPublic) add(op.responses, '429', RATE_LIMITED);
+      if (!isPublic) {
+        add(op.responses, '401', UNAUTHORIZED);
+        add(op.responses, '429', RATE_LIMITED);
+      }
       add(op.responses, '500', SERVER_ERROR);
       if (op.requestBody || (op.parameters ?? []).some((p: any) => p.in === 'query' || p.in === 'path')) add(op.responses, '400', BAD_INPUT);
     }

@@ -80,7 +80,7 @@ export class SearchStatsService {
 
   private async load(): Promise<void> {
     // Task text from the columns' own statistics; activity content from the expression
-    // statistics that split comments from other activities (migration SearchStatistics).
+    // statistics that split comments from other activities (migration SearchByActivityKind).
     const rows: Array<{ col: Column; hist: string[] | null; mcv: string[] | null; freq: number[] | null; null_frac: number | null }> =
       await this.ds.query(
         `SELECT 'task.' || attname AS col, histogram_bounds::text::text[] AS hist,

@@ -1,10 +1,9 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
+import { preparedRows } from '../../database/sql';
 import { SearchQueryDto } from './dto/search-query.dto';
 import { likePattern, parseTaskKey, Path, searchSql, Section, Variant } from './search-sql';
 import { SearchStatsService } from './search-stats.service';
@@ -61,9 +60,7 @@ export class SearchService {
     const variant = await this.stats.variant(dto.q);
     const stmt = searchSql(sections, projectId ? withinProject(variant) : variant);
     // A named (server-side prepared) statement: Postgres plans each variant once per connection.
-    const pool = (this.ds.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query({ name: stmt.name, text: stmt.text, values: params });
-    const row = rows[0];
+    const [row] = await preparedRows(this.ds, stmt.name, stmt.text, params);
     for (const s of sections) result[s] = row[s];
     return result;
   }
