@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { CorsOptionsDelegate } from '@nestjs/common/interfaces/external/cors-options.interface';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
@@ -21,7 +23,8 @@ export interface Running {
 function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: ReturnType<typeof createRootLogger>): void {
   app.use(requestLogger(logger));
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Which peers may tell the client's address (X-Forwarded-For): TRUST_PROXY, docs/decisions-local.md.
+  app.set('trust proxy', config.trustProxy);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -34,7 +37,7 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
       },
     }),
   );
-  app.enableCors({ origin: config.corsOrigins === true ? true : [...config.corsOrigins], credentials: true, exposedHeaders: ['set-auth-token', 'x-request-id'] });
+  app.enableCors(corsOptions(config));
   app.use(jsonBodyParser());
   app.setGlobalPrefix('api');
 
@@ -50,6 +53,21 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
     { extraModels: [ErrorBody] },
   ));
   SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', useGlobalPrefix: false });
+}
+
+/**
+ * CORS: only the origins of CORS_ORIGINS (default: CLIENT_URL's) get CORS headers, credentials
+ * included; any other origin gets none at all. `*` answers any origin, never with credentials.
+ */
+function corsOptions(config: AppConfig): CorsOptionsDelegate<Request> {
+  const exposedHeaders = ['set-auth-token', 'x-request-id'];
+  if (config.corsOrigins === '*') return (_req, cb) => cb(null, { origin: '*', credentials: false, exposedHeaders });
+  const allowed = new Set(config.corsOrigins);
+  return (req, cb) => {
+    const origin = req.headers.origin;
+    if (typeof origin === 'string' && allowed.has(origin)) cb(null, { origin, credentials: true, exposedHeaders });
+    else cb(null, { origin: false });
+  };
 }
 
 /** Boots the roles named in config: the API (HTTP server) and/or the worker (queue processors). */

@@ -2,14 +2,17 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
+import { developmentSecrets } from './config/dev-secrets';
 
 /** Nest's logger, which bootstrap points at the process's pino logger (same JSON stream). */
 const logger = new Logger('Main');
 
 async function main() {
   let config;
+  let secrets;
   try {
-    config = loadConfig();
+    secrets = developmentSecrets();
+    config = loadConfig({ ...process.env, ...secrets.env });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -18,6 +21,7 @@ async function main() {
     throw err;
   }
   const running = await bootstrap(config);
+  if (secrets.notice) logger.warn(secrets.notice);
   const roles = config.roles.join(',');
   logger.log(`Tandem started (${roles})${running.url ? ` on port ${config.port}` : ''}`);
 

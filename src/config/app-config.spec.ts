@@ -1,4 +1,9 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
+import { developmentSecrets } from './dev-secrets';
 
 describe('loadConfig', () => {
   it('has safe development defaults', () => {
@@ -45,5 +50,82 @@ describe('loadConfig', () => {
     expect(c.disableRegistration).toBe(true);
     expect(c.rateLimits.api).toBe(0);
     expect(c.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+  });
+});
+
+describe('security settings', () => {
+  it('CORS: the origin of CLIENT_URL by default, a list of origins, or * ; anything else stops start-up', () => {
+    expect(loadConfig({}).corsOrigins).toEqual(['http://localhost:5173']);
+    expect(loadConfig({ CLIENT_URL: 'https://app.example.com/some/path/' }).corsOrigins).toEqual(['https://app.example.com']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example:8443,http://b.example' }).corsOrigins).toEqual(['https://a.example:8443', 'http://b.example']);
+    expect(loadConfig({ CORS_ORIGINS: ' * ' }).corsOrigins).toBe('*');
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' })).toThrow(/CORS_ORIGINS: "https:\/\/a.example\/path" is not an origin/);
+    expect(() => loadConfig({ CORS_ORIGINS: 'a.example' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ CORS_ORIGINS: 'ftp://a.example' })).toThrow(/CORS_ORIGINS/);
+  });
+
+  it('TRUST_PROXY: loopback by default; false, hop counts, addresses and ranges; never "true"', () => {
+    expect(loadConfig({}).trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback, ::1, fd00::/8' }).trustProxy).toBe('10.0.0.0/8,loopback,::1,fd00::/8');
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: "true"/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('without JWT_SECRET / ENCRYPTION_KEY, values are random, never the old public constants', () => {
+    const c = loadConfig({});
+    const oldJwt = createHash('sha256').update('tandem-development-only-jwt').digest('hex');
+    const oldKey = createHash('sha256').update('tandem-development-only-encryption').digest();
+    expect(c.jwtSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(c.jwtSecret).not.toBe(oldJwt);
+    expect(c.encryptionKey.equals(oldKey)).toBe(false);
+    // Stable within one process, so an API and a worker started together agree.
+    expect(loadConfig({}).jwtSecret).toBe(c.jwtSecret);
+  });
+});
+
+describe('developmentSecrets', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tandem-secrets-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('generates both once into <data dir>/secrets.json with mode 0600 and reuses them', () => {
+    const first = developmentSecrets({ TANDEM_DATA_DIR: dir });
+    expect(first.env.JWT_SECRET).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.env.ENCRYPTION_KEY).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.notice).toContain(join(dir, 'secrets.json'));
+    expect(statSync(join(dir, 'secrets.json')).mode & 0o777).toBe(0o600);
+    const again = developmentSecrets({ TANDEM_DATA_DIR: dir });
+    expect(again.env).toEqual(first.env);
+    expect(loadConfig({ ...first.env }).jwtSecret).toBe(first.env.JWT_SECRET);
+    // Another folder, other values.
+    const other = mkdtempSync(join(tmpdir(), 'tandem-secrets-'));
+    try {
+      expect(developmentSecrets({ TANDEM_DATA_DIR: other }).env.JWT_SECRET).not.toBe(first.env.JWT_SECRET);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('fills only what is missing, and nothing in production', () => {
+    const onlyKey = developmentSecrets({ TANDEM_DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40) });
+    expect(Object.keys(onlyKey.env)).toEqual(['ENCRYPTION_KEY']);
+    expect(developmentSecrets({ TANDEM_DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) })).toEqual({ env: {}, notice: null });
+    const prodDir = join(dir, 'prod');
+    expect(developmentSecrets({ TANDEM_DATA_DIR: prodDir, NODE_ENV: 'production' })).toEqual({ env: {}, notice: null });
+    expect(existsSync(prodDir)).toBe(false);
+  });
+
+  it('replaces a malformed stored value, and refuses an unreadable file with a clear message', () => {
+    writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ JWT_SECRET: 'short', ENCRYPTION_KEY: 'cd'.repeat(32) }));
+    const fixed = developmentSecrets({ TANDEM_DATA_DIR: dir });
+    expect(fixed.env.ENCRYPTION_KEY).toBe('cd'.repeat(32));
+    expect(fixed.env.JWT_SECRET).toMatch(/^[0-9a-f]{64}$/);
+    writeFileSync(join(dir, 'secrets.json'), '{not json');
+    expect(() => developmentSecrets({ TANDEM_DATA_DIR: dir })).toThrow(/Cannot read .*secrets\.json.*delete it/);
   });
 });

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -44,6 +45,8 @@ class EnvSchema {
   @IsOptional() @Matches(/^\s*(api|worker)(\s*,\s*(api|worker))*\s*$/, { message: 'must be api, worker or api,worker' })
   APP_ROLES?: string;
   @IsOptional() @IsString() CORS_ORIGINS?: string;
+  @IsOptional() @IsString() TRUST_PROXY?: string;
+  @IsOptional() @IsString() TANDEM_DATA_DIR?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1-40 letters, digits, _ or -' }) QUEUE_PREFIX?: string;
   @IsOptional() @IsString() SMTP_HOST?: string;
@@ -84,7 +87,10 @@ export interface AppConfig {
   readonly publicApiUrl: string;
   readonly clientUrl: string;
   readonly roles: readonly AppRole[];
-  readonly corsOrigins: readonly string[] | true;
+  /** Origins allowed to call the API from a browser (with credentials), or '*' for any (without). */
+  readonly corsOrigins: readonly string[] | '*';
+  /** Express `trust proxy`: which peers' X-Forwarded-For is believed for the client address. */
+  readonly trustProxy: boolean | number | string;
   readonly logLevel: string;
   /** Prefix of every Redis key and BullMQ queue this instance uses. */
   readonly queuePrefix: string;
@@ -124,9 +130,65 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
-function devSecret(label: string): string {
-  // Stable per machine-less label so restarts keep tokens valid in development.
-  return createHash('sha256').update(`tandem-development-only-${label}`).digest('hex');
+// Without JWT_SECRET or ENCRYPTION_KEY (never in production), a value random to this process:
+// never a constant that anyone could read in the source. `npm start` first fills both from the
+// local data folder (dev-secrets.ts), so they stay the same across restarts.
+const processSecrets = { jwt: randomBytes(32).toString('hex'), encryption: randomBytes(32) };
+
+class SettingError {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * CORS_ORIGINS: a comma list of origins (scheme://host[:port]); `*` allows any origin but then
+ * without credentials. Unset: the origin of CLIENT_URL only.
+ */
+function parseCorsOrigins(value: string | undefined, clientUrl: string): readonly string[] | '*' | SettingError {
+  const v = value?.trim();
+  if (!v) return [new URL(clientUrl).origin];
+  if (v === '*') return '*';
+  const out: string[] = [];
+  for (const item of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(item);
+    } catch {
+      /* reported below */
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, '')) {
+      return new SettingError(`CORS_ORIGINS: "${item}" is not an origin (scheme://host[:port], e.g. https://app.example.com), or use * for any origin without credentials`);
+    }
+    out.push(url.origin);
+  }
+  return out;
+}
+
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY (default `loopback`): `false` (the TCP peer is the client), a hop count, or a comma
+ * list of addresses, CIDR ranges and the names loopback, linklocal, uniquelocal. `true` (believe
+ * any X-Forwarded-For) is refused: any client could then pick the address its rate limit counts on.
+ */
+function parseTrustProxy(value: string | undefined): boolean | number | string | SettingError {
+  const v = value?.trim().toLowerCase();
+  if (!v) return 'loopback';
+  if (['false', '0', 'no', 'off', 'none'].includes(v)) return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const items = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = items.find((s) => !TRUST_PROXY_NAMES.includes(s) && !isAddressOrRange(s));
+  if (bad !== undefined || !items.length) {
+    return new SettingError(`TRUST_PROXY: "${bad ?? v}" is not false, a hop count, an address, a CIDR range or one of ${TRUST_PROXY_NAMES.join(', ')}`);
+  }
+  return items.join(',');
+}
+
+function isAddressOrRange(s: string): boolean {
+  const [addr, bits, ...rest] = s.split('/');
+  const family = isIP(addr);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 /** Custom OAuth is all or nothing: issuer, client id and secret together, and a trusted issuer URL. */
@@ -168,26 +230,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ? /^[0-9a-fA-F]{64}$/.test(parsed.ENCRYPTION_KEY)
       ? Buffer.from(parsed.ENCRYPTION_KEY, 'hex')
       : Buffer.from(parsed.ENCRYPTION_KEY, 'base64')
-    : Buffer.from(devSecret('encryption'), 'hex');
+    : processSecrets.encryption;
   const port = parsed.PORT ?? 3000;
   const roles = (parsed.APP_ROLES ?? 'api,worker')
     .split(',')
     .map((r) => r.trim())
     .filter((r, i, a) => r && a.indexOf(r) === i) as AppRole[];
-  const cors = parsed.CORS_ORIGINS?.trim();
+  const clientUrl = (parsed.CLIENT_URL ?? 'http://localhost:5173').replace(/\/+$/, '');
+  const corsOrigins = parseCorsOrigins(parsed.CORS_ORIGINS, clientUrl);
+  const trustProxy = parseTrustProxy(parsed.TRUST_PROXY);
+  const settingErrors = [corsOrigins, trustProxy].filter((v): v is SettingError => v instanceof SettingError);
+  if (settingErrors.length) throw new ConfigError(`Invalid configuration:\n  ${settingErrors.map((e) => e.message).join('\n  ')}`);
   const config: AppConfig = {
     nodeEnv,
     port,
     databaseUrl: parsed.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem',
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
     redisUrl: parsed.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    jwtSecret: parsed.JWT_SECRET ?? devSecret('jwt'),
+    jwtSecret: parsed.JWT_SECRET ?? processSecrets.jwt,
     jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN ?? 7 * 24 * 3600,
     encryptionKey: encKey,
     publicApiUrl: (parsed.PUBLIC_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    clientUrl: (parsed.CLIENT_URL ?? 'http://localhost:5173').replace(/\/+$/, ''),
+    clientUrl,
     roles,
-    corsOrigins: !cors || cors === '*' ? true : cors.split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: corsOrigins as AppConfig['corsOrigins'],
+    trustProxy: trustProxy as AppConfig['trustProxy'],
     logLevel: parsed.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
     queuePrefix: parsed.QUEUE_PREFIX ?? 'tandem',
     smtp: {

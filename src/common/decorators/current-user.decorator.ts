@@ -4,6 +4,8 @@ export interface ApiKeyPrincipal {
   id: string;
   /** null = the key may do everything its user may do. */
   permissions: Record<string, string[]> | null;
+  /** null = the key never expires. */
+  expiresAt: Date | null;
 }
 
 /** Who is calling: set by the authentication guard. */

@@ -10,7 +10,7 @@ import { ScopeRegistry } from '../permissions/scope-registry';
 /**
  * The one authorization path (decisions §3): finds the workspace of the route's resource,
  * answers 404 to non-members (a foreign tenant's object is never revealed), 403 to members
- * without the permission, and 403 to API keys whose scopes lack it.
+ * without the permission. (API keys whose scopes lack it were refused by the AuthGuard already.)
  * Reads (action 'read') need membership only, as any member reads.
  */
 @Injectable()
@@ -44,10 +44,6 @@ export class PermissionGuard implements CanActivate {
     const permissions = await this.access.permissionsFor(found.workspaceId, found.roles);
     if (need.action !== 'read' && !hasPermission(permissions, need.resource, need.action)) {
       throw new ForbiddenException('Insufficient permissions');
-    }
-    const keyScopes = user.apiKey?.permissions;
-    if (keyScopes && !(keyScopes[need.resource] ?? []).includes(need.action)) {
-      throw new ForbiddenException('Insufficient API key scope');
     }
     const resolved: ResolvedScope = {
       workspaceId: found.workspaceId,

@@ -5,6 +5,7 @@ import { OAuthAccount1763780400000 } from './1763780400000-OAuthAccount';
 import { OrganizationManagement1763780500000 } from './1763780500000-OrganizationManagement';
 import { TaskSearchText1763780600000 } from './1763780600000-TaskSearchText';
 import { SearchByActivityKind1763780700000 } from './1763780700000-SearchByActivityKind';
+import { EmailNfkc1763780800000 } from './1763780800000-EmailNfkc';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   OrganizationManagement1763780500000,
   TaskSearchText1763780600000,
   SearchByActivityKind1763780700000,
+  EmailNfkc1763780800000,
 ];

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { ApiKeyScopeCheckedByHandler } from '../../common/decorators/api-key-scope.decorator';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { AuthService } from './auth.service';
@@ -56,6 +57,7 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Post('api-key/create')
+  @ApiKeyScopeCheckedByHandler()
   @HttpCode(200)
   createApiKey(@CurrentUser() user: AuthUser, @Body() dto: CreateApiKeyDto) {
     return this.auth.createApiKey(user, dto);
@@ -69,6 +71,7 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Post('api-key/delete')
+  @ApiKeyScopeCheckedByHandler()
   @HttpCode(200)
   deleteApiKey(@CurrentUser() user: AuthUser, @Body() dto: DeleteApiKeyDto) {
     return this.auth.deleteApiKey(user, dto.keyId);

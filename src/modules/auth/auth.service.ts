@@ -9,6 +9,8 @@ import { ApiKeyPrincipal, AuthUser } from '../../common/decorators/current-user.
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { invalidPermission } from '../../common/permissions/permissions';
+import { normalizeEmail } from '../../common/validation/email';
+import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { ApiKey } from './api-key.entity';
 import { CreateApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
 import { Session } from './session.entity';
@@ -34,7 +36,7 @@ export class AuthService {
   ) {}
 
   async signUp(dto: SignUpDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
-    const email = dto.email.toLowerCase();
+    const email = normalizeEmail(dto.email);
     await this.assertRegistrationOpen(email);
     const passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
     const user = await this.createUser({ name: dto.name, email, image: dto.image ?? null, passwordHash });
@@ -50,7 +52,7 @@ export class AuthService {
   }
 
   /**
-   * Inserts a user (email already lower-cased); the first user of the instance becomes its admin.
+   * Inserts a user (email already normalised: normalizeEmail); the first user of the instance becomes its admin.
    * 409 when the email is taken. Runs in `manager`'s transaction when given (OAuth sign-up).
    */
   async createUser(
@@ -69,7 +71,7 @@ export class AuthService {
   }
 
   async signIn(dto: SignInDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
-    const email = dto.email.toLowerCase();
+    const email = normalizeEmail(dto.email);
     const user = await this.ds
       .getRepository(User)
       .createQueryBuilder('u')
@@ -150,9 +152,14 @@ export class AuthService {
     const scopes = user.apiKey?.permissions;
     if (scopes) {
       const wanted = dto.permissions ?? {};
-      const within = dto.permissions !== undefined && Object.entries(wanted).every(([res, actions]) => actions.every((a) => (scopes[res] ?? []).includes(a)));
+      const within = dto.permissions !== undefined && Object.entries(wanted).every(([res, actions]) => actions.every((a) => keyScopeAllows(scopes, res, a)));
       if (!within) throw new ForbiddenException('Insufficient API key scope');
     }
+    // Nor can a key outlive the key that made it: without expiresIn, or with a longer one, the
+    // new key expires with its parent.
+    let expiresAt = dto.expiresIn ? new Date(Date.now() + dto.expiresIn * 1000) : null;
+    const parentExpiry = user.apiKey?.expiresAt ?? null;
+    if (parentExpiry && (!expiresAt || expiresAt > parentExpiry)) expiresAt = parentExpiry;
     const key = API_KEY_PREFIX + CryptoService.randomToken(32);
     const entity = await this.ds.getRepository(ApiKey).save({
       userId: user.id,
@@ -160,7 +167,7 @@ export class AuthService {
       start: key.slice(0, 10),
       keyHash: CryptoService.sha256(key),
       permissions: dto.permissions ?? null,
-      expiresAt: dto.expiresIn ? new Date(Date.now() + dto.expiresIn * 1000) : null,
+      expiresAt,
     });
     return { ...this.toApiKeyRecord(entity), key };
   }
@@ -183,14 +190,14 @@ export class AuthService {
   async validateApiKey(key: string): Promise<AuthUser | null> {
     if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
     const rows = await this.ds.query(
-      `SELECT k.id, k.permissions, u.id AS user_id, u.name, u.email, u.is_instance_admin
+      `SELECT k.id, k.permissions, k.expires_at, u.id AS user_id, u.name, u.email, u.is_instance_admin
          FROM api_key k JOIN "user" u ON u.id = k.user_id
         WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > now())`,
       [CryptoService.sha256(key)],
     );
     if (!rows.length) return null;
     const r = rows[0];
-    const apiKey: ApiKeyPrincipal = { id: r.id, permissions: r.permissions ?? null };
+    const apiKey: ApiKeyPrincipal = { id: r.id, permissions: r.permissions ?? null, expiresAt: r.expires_at ? new Date(r.expires_at) : null };
     return { id: r.user_id, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, apiKey, activeOrganizationId: null };
   }
 

@@ -14,6 +14,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { normalizeEmail } from '../../common/validation/email';
 import { AuthService, JWT_ALGORITHM, SessionClient } from '../auth/auth.service';
 import { toUserRecord, User, UserRecord } from '../auth/user.entity';
 import { Account, CUSTOM_PROVIDER_ID } from './account.entity';
@@ -158,7 +159,7 @@ export class OAuthService {
       await this.accounts.save(m, this.applyTokens(existing, tokens));
       return m.findOneByOrFail(User, { id: existing.userId });
     }
-    const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+    const email = typeof claims.email === 'string' ? normalizeEmail(claims.email) : '';
     if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 320) {
       throw new BadRequestException('The OAuth provider did not share an email address');
     }

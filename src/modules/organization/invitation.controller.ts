@@ -1,7 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
-import { UnscopedKeyOnly } from '../../common/decorators/unscoped-key-only.decorator';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RateLimitService } from '../../redis/rate-limit.service';
@@ -40,7 +39,6 @@ export class InvitationController {
   }
 
   @Post('accept-invitation')
-  @UnscopedKeyOnly()
   @HttpCode(200)
   @ApiOperation({ summary: "Join the workspace (only the invited email's user); answers {invitation, member}" })
   @ApiErrors([400, 'Invitation is no longer pending', 'Invitation has expired', 'User is already a member of this organization'], [403, 'You are not the recipient of the invitation', 'Insufficient API key scope'], [404, 'Invitation not found'])
@@ -49,7 +47,6 @@ export class InvitationController {
   }
 
   @Post('reject-invitation')
-  @UnscopedKeyOnly()
   @HttpCode(200)
   @ApiOperation({ summary: "Decline an invitation (only the invited email's user)" })
   @ApiErrors([400, 'Invitation is no longer pending'], [403, 'You are not the recipient of the invitation', 'Insufficient API key scope'], [404, 'Invitation not found'])

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
+import { normalizeEmail } from '../../common/validation/email';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { EmailOutboxService } from '../mail/email-outbox.service';
 import { EmailMessage } from '../mail/email.types';
@@ -20,6 +21,7 @@ export const INVITATION_TTL_MS = 48 * 3600 * 1000;
 export const INVITATION_EMAIL_JOB = 'invitation';
 const NOT_FOUND = 'Invitation not found';
 const ALREADY_MEMBER = 'User is already a member of this organization';
+const CANNOT_GRANT = 'You cannot invite with a role that has permissions you do not have';
 
 export interface InvitationEmailJob {
   invitationId: string;
@@ -53,7 +55,7 @@ export class InvitationService {
     const callerIsOwner = isOwner(scope.roles);
     const { roles, permissions } = await this.roles.resolve(this.ds.manager, workspaceId, dto.role);
     if (roles.includes('owner') && !callerIsOwner) throw new ForbiddenException('Only an owner can invite an owner');
-    assertCanGrant(grantable, permissions, 'You cannot invite with a role that has permissions you do not have');
+    assertCanGrant(grantable, permissions, CANNOT_GRANT);
     const teamId = dto.teamId !== undefined ? (await this.teams.findInWorkspace(workspaceId, dto.teamId)).id : null;
 
     const invitation = await this.ds.transaction(async (m) => {
@@ -74,8 +76,10 @@ export class InvitationService {
       const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
       let inv: Invitation;
       if (pending && dto.resend === true) {
-        // Resending an owner invitation is inviting an owner.
+        // Resending revives the stored role, not the one in this request: it is granted again, so
+        // it is checked like a new invitation's (owner rule, then no permission the caller lacks).
         if (isOwner(pending.role) && !callerIsOwner) throw new ForbiddenException('Only an owner can invite an owner');
+        assertCanGrant(grantable, await this.roles.storedRolePermissions(m, workspaceId, pending.role), CANNOT_GRANT);
         pending.expiresAt = expiresAt;
         pending.sendCount += 1;
         inv = await m.save(pending);
@@ -178,7 +182,7 @@ export class InvitationService {
       ? await m.getRepository(Invitation).findOne({ where: { id: invitationId.toLowerCase() }, lock: { mode: 'pessimistic_write' } })
       : null;
     if (!inv) throw new NotFoundException(NOT_FOUND);
-    if (inv.email !== user.email.toLowerCase()) throw new ForbiddenException('You are not the recipient of the invitation');
+    if (inv.email !== normalizeEmail(user.email)) throw new ForbiddenException('You are not the recipient of the invitation');
     if (inv.status !== 'pending') throw new BadRequestException('Invitation is no longer pending');
     return inv;
   }

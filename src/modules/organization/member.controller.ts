@@ -21,8 +21,8 @@ export class MemberController {
   @Post('update-member-role')
   @HttpCode(200)
   @RequirePermission('member', 'update', ORG_IN_BODY)
-  @ApiOperation({ summary: "Set a member's roles (static or custom); needs member:update; only an owner grants or changes owner" })
-  @ApiErrors([400, 'role is required', 'Unknown role: …', 'You cannot leave the organization without an owner', 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope', 'Only an owner can grant the owner role', 'Only an owner can change the role of an owner'], [404, 'Member not found', 'Workspace not found'])
+  @ApiOperation({ summary: "Set a member's roles (static or custom); needs member:update and every permission the member holds; only an owner grants or changes owner" })
+  @ApiErrors([400, 'role is required', 'Unknown role: …', 'You cannot leave the organization without an owner', 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope', 'Only an owner can grant the owner role', 'Only an owner can change the role of an owner', 'You cannot change the role of a member with permissions you do not have'], [404, 'Member not found', 'Workspace not found'])
   updateRole(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() dto: UpdateMemberRoleDto) {
     return this.members.updateRole(user, scope, dto);
   }
@@ -30,10 +30,10 @@ export class MemberController {
   @Post('remove-member')
   @HttpCode(200)
   @RequirePermission('member', 'delete', ORG_IN_BODY)
-  @ApiOperation({ summary: 'Remove a member by id or email; needs member:delete; the last owner stays' })
-  @ApiErrors([400, 'You cannot leave the organization without an owner', 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope', 'Only an owner can remove an owner'], [404, 'Member not found', 'Workspace not found'])
-  remove(@Scope() scope: ResolvedScope, @Body() dto: RemoveMemberDto) {
-    return this.members.remove(scope, dto.memberIdOrEmail);
+  @ApiOperation({ summary: 'Remove a member by id or email; needs member:delete and every permission the member holds; the last owner stays' })
+  @ApiErrors([400, 'You cannot leave the organization without an owner', 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope', 'Only an owner can remove an owner', 'You cannot remove a member with permissions you do not have'], [404, 'Member not found', 'Workspace not found'])
+  remove(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() dto: RemoveMemberDto) {
+    return this.members.remove(user, scope, dto.memberIdOrEmail);
   }
 
   @Post('create-role')

@@ -12,7 +12,7 @@ const scopeOf = (roles: string[]): ResolvedScope => ({
   permissions: unionPermissions(roles.map((r) => STATIC_ROLE_PERMISSIONS[r as keyof typeof STATIC_ROLE_PERMISSIONS])),
   resourceId: 'w',
 });
-const user = (permissions: Record<string, string[]> | null = null) => ({ id: 'u', name: 'U', email: 'u@x.test', isInstanceAdmin: false, apiKey: permissions ? { id: 'k', permissions } : undefined });
+const user = (permissions: Record<string, string[]> | null = null) => ({ id: 'u', name: 'U', email: 'u@x.test', isInstanceAdmin: false, apiKey: permissions ? { id: 'k', permissions, expiresAt: null } : undefined });
 
 describe('roleList', () => {
   it('accepts a name, a comma list or an array, trims and removes duplicates', () => {

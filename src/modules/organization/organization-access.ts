@@ -29,6 +29,24 @@ export function grantablePermissions(scope: ResolvedScope, user: AuthUser): Perm
 }
 
 /**
+ * Pending invitations carry the id that lets their addressee join, so only members who manage
+ * invitations see them (invitation:create or invitation:cancel, narrowed by an API key's scopes).
+ */
+export function assertCanSeeInvitations(scope: ResolvedScope, user: AuthUser): void {
+  if (!managesInvitations(scope.permissions)) throw new ForbiddenException('Insufficient permissions');
+  if (!managesInvitations(grantablePermissions(scope, user))) throw new ForbiddenException('Insufficient API key scope');
+}
+
+export function canSeeInvitations(scope: ResolvedScope, user: AuthUser): boolean {
+  return managesInvitations(grantablePermissions(scope, user));
+}
+
+function managesInvitations(perms: PermissionSets): boolean {
+  const held = perms.get('invitation');
+  return !!held && (held.has('create') || held.has('cancel'));
+}
+
+/**
  * No privilege escalation: a caller may grant (in a role, an invitation or a role change) only
  * actions it holds itself. Reads are not counted: every member reads.
  */

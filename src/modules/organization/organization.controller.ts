@@ -1,11 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
-import { UnscopedKeyOnly } from '../../common/decorators/unscoped-key-only.decorator';
+import { ApiKeyScope } from '../../common/decorators/api-key-scope.decorator';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { CreateOrganizationDto, OptionalOrganizationIdQuery, OrganizationIdDto, SetActiveOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
+import { assertCanSeeInvitations, canSeeInvitations } from './organization-access';
 import { OrganizationService } from './organization.service';
 import { ORG_IN_BODY, ORG_IN_QUERY } from './organization.scopes';
+import { ApiErrors } from '../../common/http/api-errors';
 
 
 @ApiTags('organization')
@@ -15,7 +17,6 @@ export class OrganizationController {
   constructor(private readonly orgs: OrganizationService) {}
 
   @Post('create')
-  @UnscopedKeyOnly()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a workspace; the caller becomes its owner' })
   create(@CurrentUser() user: AuthUser, @Body() dto: CreateOrganizationDto) {
@@ -23,14 +24,16 @@ export class OrganizationController {
   }
 
   @Get('list')
+  @ApiKeyScope('workspace', 'read')
   list(@CurrentUser() user: AuthUser) {
     return this.orgs.list(user);
   }
 
   @Get('get-full-organization')
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
-  getFull(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
-    return this.orgs.getFull(scope.workspaceId);
+  @ApiOperation({ summary: 'The workspace with its members, teams and (for members who manage invitations) its invitations' })
+  getFull(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
+    return this.orgs.getFull(scope.workspaceId, { withInvitations: canSeeInvitations(scope, user) });
   }
 
   @Post('update')
@@ -62,7 +65,10 @@ export class OrganizationController {
 
   @Get('list-invitations')
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
-  listInvitations(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
+  @ApiOperation({ summary: "The workspace's invitations; needs invitation:create or invitation:cancel" })
+  @ApiErrors([400, 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Workspace not found'])
+  listInvitations(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
+    assertCanSeeInvitations(scope, user);
     return this.orgs.listInvitations(scope.workspaceId);
   }
 

@@ -76,19 +76,15 @@ export class OrganizationService {
     return ws;
   }
 
-  async getFull(workspaceId: string) {
+  /** The workspace with members and teams; invitations only when the caller may see them (else `[]`). */
+  async getFull(workspaceId: string, opts: { withInvitations: boolean }) {
     const ws = await this.get(workspaceId);
     const [members, invitations, teams] = await Promise.all([
       this.listMembers(workspaceId),
-      this.ds.getRepository(Invitation).find({ where: { organizationId: workspaceId }, order: { createdAt: 'ASC' } }),
-      this.ds.getRepository(Team).find({ where: { organizationId: workspaceId }, order: { createdAt: 'ASC' } }),
+      opts.withInvitations ? this.listInvitations(workspaceId) : [],
+      this.listTeams(workspaceId),
     ]);
-    return {
-      ...toWorkspaceRecord(ws),
-      members,
-      invitations: invitations.map(toInvitationRecord),
-      teams: teams.map(toTeamRecord),
-    };
+    return { ...toWorkspaceRecord(ws), members, invitations, teams };
   }
 
   async update(workspaceId: string, data: WorkspaceFieldsDto) {

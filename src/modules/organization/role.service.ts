@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { AccessService } from '../../common/permissions/access.service';
-import { invalidPermission, isStaticRole } from '../../common/permissions/permissions';
+import { invalidPermission, isStaticRole, splitRoles } from '../../common/permissions/permissions';
 import { CreateRoleDto } from './dto/role.dto';
 import { OrganizationRole } from './organization-role.entity';
 import { assertCanGrant, grantablePermissions, isUniqueViolation, lockWorkspace, PermissionSets, roleList } from './organization-access';
@@ -56,6 +56,11 @@ export class RoleService {
       if (unknown) throw new BadRequestException(`Unknown role: ${unknown}`);
     }
     return { roles, permissions: await this.access.permissionsFor(workspaceId, roles, m) };
+  }
+
+  /** The permissions a stored (comma-joined) role grants today; a custom role deleted since grants nothing. */
+  async storedRolePermissions(m: EntityManager, workspaceId: string, storedRole: string): Promise<PermissionSets> {
+    return this.access.permissionsFor(workspaceId, splitRoles(storedRole), m);
   }
 
   async create(user: AuthUser, scope: ResolvedScope, dto: CreateRoleDto) {

@@ -1,6 +1,7 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { preparedRows } from '../../database/sql';
@@ -45,14 +46,13 @@ export class SearchService {
     let sections: Section[] = type === 'all' ? ALL_SECTIONS : [type];
     const scopes = user.apiKey?.permissions;
     if (scopes) {
-      const readable = (s: Section) => (scopes[SECTION_RESOURCE[s]] ?? []).includes('read');
-      if (type !== 'all' && !readable(type)) throw new ForbiddenException('Insufficient API key scope');
-      sections = sections.filter(readable);
+      // A scoped key searches only the sections it may read; one that may read none of them is refused.
+      sections = sections.filter((s) => keyScopeAllows(scopes, SECTION_RESOURCE[s], 'read'));
+      if (!sections.length) throw new ForbiddenException('Insufficient API key scope');
     }
     const workspaceId = await this.checkWorkspace(user, dto.workspaceId);
     const projectId = await this.checkProject(user, dto.projectId);
     const result: SearchResult = { tasks: [], projects: [], workspaces: [], comments: [], activities: [] };
-    if (!sections.length) return result;
     const key = sections.includes('tasks') ? parseTaskKey(dto.q) : null;
     const params: unknown[] = [user.id, likePattern(dto.q), limit, workspaceId, projectId];
     // $6/$7 (the task key) appear only in the tasks section; Postgres refuses unused parameters.

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsWebUrl } from '../../../common/validation/is-web-url';
 import { IsEmail, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { trim } from '../../../common/validation/dto-helpers';
+import { toNormalizedEmail } from '../../../common/validation/email';
 
 
 export class SignUpDto {
@@ -13,7 +14,7 @@ export class SignUpDto {
   name: string;
 
   @ApiProperty({ example: 'ada@example.com' })
-  @Transform(trim)
+  @Transform(toNormalizedEmail)
   @IsEmail({}, { message: 'email must be a valid email address' })
   @MaxLength(254)
   email: string;
@@ -34,7 +35,7 @@ export class SignUpDto {
 
 export class SignInDto {
   @ApiProperty()
-  @Transform(trim)
+  @Transform(toNormalizedEmail)
   @IsString()
   @MaxLength(254)
   email: string;

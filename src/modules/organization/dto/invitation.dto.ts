@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { toNormalizedEmail } from '../../../common/validation/email';
 import { OptionalOrganizationIdBody } from './organization.dto';
 import { IsRequiredString, IsRoleInput } from './validators';
 
 export class InviteMemberDto extends OptionalOrganizationIdBody {
   @ApiProperty({ example: 'bob@example.com' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @Transform(toNormalizedEmail)
   @IsRequiredString({ max: 254, email: true })
   email: string;
 
