@@ -203,7 +203,7 @@ async function main() {
     }
 
     if (process.env.BENCH_EXPLAIN !== '0') {
-      const { searchSql, likePattern } = require('../dist/modules/search/search-sql');
+      const { searchSql, likePattern } = require('../dist/modules/search/search.sql');
       const common = { taskTitle: 'common', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' };
       for (const [label, q, sections, variant] of [
         ['selective, type all', 'quokka', ['tasks', 'projects', 'workspaces', 'comments', 'activities'], undefined],

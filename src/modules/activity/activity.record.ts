@@ -21,20 +21,6 @@ export interface ActivityDraft {
   eventData: Record<string, unknown>;
 }
 
-/** An activity to write; `workspaceId` is the task's (denormalised for search). */
-export interface NewActivity {
-  workspaceId: string;
-  taskId: string;
-  userId: string | null;
-  type: ActivityType;
-  content?: string | null;
-  eventData?: Record<string, unknown> | null;
-  externalUserName?: string | null;
-  externalUserAvatar?: string | null;
-  externalSource?: 'selfgit' | 'hostedgit' | null;
-  externalUrl?: string | null;
-}
-
 /** activity as selected by ACTIVITY_FIELDS. */
 export interface ActivityRow {
   id: string;

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Variant } from './search-sql';
+import { SearchRepository, StatsColumn } from './search.repository';
+import { Variant } from './search.sql';
 
-type Column = 'task.title' | 'task.description' | 'comment.content' | 'activity.content';
+type Column = StatsColumn;
 
 interface Sample {
   /** Histogram bounds: an even sample of the values that are neither null nor most common. */
@@ -22,7 +21,7 @@ const REFRESH_MS = 5 * 60_000;
 /**
  * Chooses the search access path per column the way the planner would, from the same column
  * statistics (pg_stats histogram and most-common values), but in microseconds and without
- * planning: see Variant in search-sql.ts.
+ * planning: see Variant in search.sql.ts.
  */
 @Injectable()
 export class SearchStatsService {
@@ -31,7 +30,7 @@ export class SearchStatsService {
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly repository: SearchRepository) {}
 
   async variant(q: string): Promise<Variant> {
     if (Date.now() - this.loadedAt > REFRESH_MS) {
@@ -79,21 +78,7 @@ export class SearchStatsService {
   }
 
   private async load(): Promise<void> {
-    // Task text from the columns' own statistics; activity content from the expression
-    // statistics that split comments from other activities (migration SearchByActivityKind).
-    const rows: Array<{ col: Column; hist: string[] | null; mcv: string[] | null; freq: number[] | null; null_frac: number | null }> =
-      await this.ds.query(
-        `SELECT 'task.' || attname AS col, histogram_bounds::text::text[] AS hist,
-                most_common_vals::text::text[] AS mcv, most_common_freqs AS freq, null_frac
-           FROM pg_stats
-          WHERE schemaname = current_schema() AND tablename = 'task_text' AND attname IN ('title', 'description')
-         UNION ALL
-         SELECT CASE statistics_name WHEN 'activity_comment_content_stats' THEN 'comment.content' ELSE 'activity.content' END,
-                histogram_bounds::text::text[], most_common_vals::text::text[], most_common_freqs, null_frac
-           FROM pg_stats_ext_exprs
-          WHERE statistics_schemaname = current_schema()
-            AND statistics_name IN ('activity_comment_content_stats', 'activity_other_content_stats')`,
-      );
+    const rows = await this.repository.columnStatistics();
     const next = new Map<Column, Sample>();
     for (const r of rows) {
       next.set(r.col, { values: r.hist ?? [], mcv: r.mcv ?? [], mcvFreq: (r.freq ?? []).map(Number), nullFrac: Number(r.null_frac ?? 0) });

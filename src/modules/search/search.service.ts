@@ -1,13 +1,12 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
-import { preparedRows } from '../../database/sql';
+import { AccessService } from '../../common/permissions/access.service';
 import { SearchQueryDto } from './dto/search-query.dto';
-import { likePattern, parseTaskKey, Path, searchSql, Section, Variant } from './search-sql';
+import { likePattern, parseTaskKey, Path, searchSql, Section, Variant } from './search.sql';
 import { SearchStatsService } from './search-stats.service';
+import { SearchRepository } from './search.repository';
 
 const ALL_SECTIONS: Section[] = ['tasks', 'projects', 'workspaces', 'comments', 'activities'];
 /** What an API key scope must hold to see each section. */
@@ -36,8 +35,9 @@ function withinProject(v: Variant): Variant {
 @Injectable()
 export class SearchService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repository: SearchRepository,
     private readonly stats: SearchStatsService,
+    private readonly access: AccessService,
   ) {}
 
   async search(user: AuthUser, dto: SearchQueryDto): Promise<SearchResult> {
@@ -59,9 +59,8 @@ export class SearchService {
     if (sections.includes('tasks')) params.push(key?.slug ?? null, key?.number ?? null);
     const variant = await this.stats.variant(dto.q);
     const stmt = searchSql(sections, projectId ? withinProject(variant) : variant);
-    // A named (server-side prepared) statement: Postgres plans each variant once per connection.
-    const [row] = await preparedRows(this.ds, stmt.name, stmt.text, params);
-    for (const s of sections) result[s] = row[s];
+    const row = await this.repository.search(stmt, params);
+    for (const s of sections) result[s] = row[s] ?? [];
     return result;
   }
 
@@ -69,19 +68,14 @@ export class SearchService {
   private async checkWorkspace(user: AuthUser, id: string | undefined): Promise<string | null> {
     if (id === undefined) return null;
     if (!isUuid(id)) throw new NotFoundException('Workspace not found');
-    const rows = await this.ds.query(`SELECT 1 FROM member WHERE organization_id = $1 AND user_id = $2`, [id, user.id]);
-    if (!rows.length) throw new NotFoundException('Workspace not found');
+    if (!(await this.access.membership(id.toLowerCase(), user.id))) throw new NotFoundException('Workspace not found');
     return id;
   }
 
   private async checkProject(user: AuthUser, id: string | undefined): Promise<string | null> {
     if (id === undefined) return null;
     if (!isUuid(id)) throw new NotFoundException('Project not found');
-    const rows = await this.ds.query(
-      `SELECT 1 FROM project p JOIN member m ON m.organization_id = p.workspace_id AND m.user_id = $2 WHERE p.id = $1`,
-      [id, user.id],
-    );
-    if (!rows.length) throw new NotFoundException('Project not found');
+    if (!(await this.access.locate('project', id.toLowerCase(), user.id))?.memberId) throw new NotFoundException('Project not found');
     return id;
   }
 }

@@ -1,21 +1,26 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ScopeRegistry } from '../../common/permissions/scope-registry';
-import { ActivityModule } from '../activity/activity.module';
-import { ColumnModule } from '../column/column.module';
-import { ProjectModule } from '../project/project.module';
+import { TaskChangesRepository } from './task-changes.repository';
 import { TaskController } from './task.controller';
+import { Task, TaskText } from './task.entity';
+import { TASK_SCOPE_SQL, TaskRepository } from './task.repository';
 import { TaskService } from './task.service';
 
+/**
+ * Tasks and the task write path. Other modules reach tasks through TaskService, and record a
+ * change of a task (a comment) through TaskChangesRepository, never through the tables.
+ */
 @Module({
-  imports: [ProjectModule, ColumnModule, ActivityModule],
+  imports: [TypeOrmModule.forFeature([Task, TaskText])],
   controllers: [TaskController],
-  providers: [TaskService],
-  exports: [TaskService],
+  providers: [TaskService, TaskRepository, TaskChangesRepository],
+  exports: [TaskService, TaskChangesRepository],
 })
 export class TaskModule implements OnModuleInit {
   constructor(private readonly registry: ScopeRegistry) {}
 
   onModuleInit(): void {
-    this.registry.register('task', { notFound: 'Task not found', sql: 'SELECT workspace_id FROM task WHERE id = $1' });
+    this.registry.register('task', { notFound: 'Task not found', sql: TASK_SCOPE_SQL });
   }
 }

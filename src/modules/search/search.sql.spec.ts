@@ -1,4 +1,4 @@
-import { likePattern, parseTaskKey, searchSql } from './search-sql';
+import { likePattern, parseTaskKey, searchSql } from './search.sql';
 
 describe('search SQL helpers', () => {
   it('takes % _ and \\ literally', () => {

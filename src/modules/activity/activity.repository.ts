@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { firstRow, rows } from '../../database/sql';
+import { ACTIVITY_FIELDS, ActivityRow } from './activity.record';
+
+/** The permission guard's way from a comment id to its workspace (ScopeRegistry kind `comment`). */
+export const COMMENT_SCOPE_SQL = `SELECT workspace_id FROM activity WHERE id = $1 AND type = 'comment'`;
+
+/**
+ * Reading a task's history, and editing or deleting one's own comments. History rows are written
+ * only by the task write path (TaskChangesRepository), together with the change they record.
+ */
+@Injectable()
+export class ActivityRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Comments oldest first. */
+  listComments(workspaceId: string, taskId: string): Promise<ActivityRow[]> {
+    return rows<ActivityRow>(
+      this.ds.manager,
+      `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 AND type = 'comment' ORDER BY created_at, id`,
+      [taskId, workspaceId],
+    );
+  }
+
+  /** All activities, comments included, newest first. */
+  listForTask(workspaceId: string, taskId: string): Promise<ActivityRow[]> {
+    return rows<ActivityRow>(
+      this.ds.manager,
+      `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id DESC`,
+      [taskId, workspaceId],
+    );
+  }
+
+  /** undefined when it is not a comment of `authorId` in the workspace. */
+  updateOwnComment(workspaceId: string, authorId: string, id: string, content: string): Promise<ActivityRow | undefined> {
+    return firstRow<ActivityRow>(
+      this.ds.manager,
+      `UPDATE activity SET content = $4, updated_at = now()
+        WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}`,
+      [id, workspaceId, authorId, content],
+    );
+  }
+
+  deleteOwnComment(workspaceId: string, authorId: string, id: string): Promise<ActivityRow | undefined> {
+    return firstRow<ActivityRow>(
+      this.ds.manager,
+      `DELETE FROM activity WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}`,
+      [id, workspaceId, authorId],
+    );
+  }
+}

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { firstRow, rows, setClause } from '../../database/sql';
+import { LABEL_FIELDS, LabelRow } from './label.record';
+
+/** The permission guard's way from a label id to its workspace (ScopeRegistry kind `label`). */
+export const LABEL_SCOPE_SQL = 'SELECT workspace_id FROM label WHERE id = $1';
+
+/** Labels: the workspace catalogue (task_id null) and the tasks' copies of catalogue labels. */
+@Injectable()
+export class LabelRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** The catalogue label of that name (case-insensitive), inserted when there is none. */
+  async ensureInCatalogue(workspaceId: string, name: string, color: string, m: EntityManager): Promise<LabelRow> {
+    const inserted = await firstRow<LabelRow>(
+      m,
+      `INSERT INTO label (workspace_id, name, color) VALUES ($1, $2, $3)
+       ON CONFLICT (workspace_id, lower(name)) WHERE task_id IS NULL DO NOTHING
+       RETURNING ${LABEL_FIELDS}`,
+      [workspaceId, name, color],
+    );
+    return (
+      inserted ??
+      (await firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id IS NULL AND lower(name) = lower($2)`, [workspaceId, name]))!
+    );
+  }
+
+  /** The task's copy of `catalogueId` (made now, or the one the task already has by that name). */
+  async ensureOnTask(workspaceId: string, taskId: string, catalogueId: string | null, name: string, color: string, m: EntityManager): Promise<LabelRow> {
+    const inserted = await firstRow<LabelRow>(
+      m,
+      `INSERT INTO label (workspace_id, task_id, catalog_label_id, name, color) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (task_id, lower(name)) WHERE task_id IS NOT NULL DO NOTHING
+       RETURNING ${LABEL_FIELDS}`,
+      [workspaceId, taskId, catalogueId, name, color],
+    );
+    return (
+      inserted ??
+      (await firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = $2 AND lower(name) = lower($3)`, [workspaceId, taskId, name]))!
+    );
+  }
+
+  listCatalogue(workspaceId: string): Promise<LabelRow[]> {
+    return rows<LabelRow>(this.ds.manager, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id IS NULL ORDER BY lower(name), id`, [workspaceId]);
+  }
+
+  listOnTask(workspaceId: string, taskId: string): Promise<LabelRow[]> {
+    return rows<LabelRow>(this.ds.manager, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = $2 ORDER BY lower(name), id`, [workspaceId, taskId]);
+  }
+
+  findInWorkspace(workspaceId: string, id: string, m: EntityManager = this.ds.manager): Promise<LabelRow | undefined> {
+    return firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
+  }
+
+  /** Writes name/color (undefined = unchanged); a unique violation when the new name is taken. */
+  update(workspaceId: string, id: string, fields: { name?: string; color?: string }, m: EntityManager): Promise<LabelRow | undefined> {
+    const set = setClause(fields, 3);
+    return firstRow<LabelRow>(m, `UPDATE label SET ${set.sql}, updated_at = now() WHERE id = $1 AND workspace_id = $2 RETURNING ${LABEL_FIELDS}`, [id, workspaceId, ...set.params]);
+  }
+
+  /** Gives every task copy of a catalogue label its name and color. */
+  async syncCopies(workspaceId: string, catalogue: LabelRow, m: EntityManager): Promise<void> {
+    await rows(m, `UPDATE label SET name = $3, color = $4, updated_at = now() WHERE catalog_label_id = $1 AND workspace_id = $2`, [
+      catalogue.id,
+      workspaceId,
+      catalogue.name,
+      catalogue.color,
+    ]);
+  }
+
+  /** Deleting a catalogue label removes its copies too (foreign key cascade). */
+  delete(workspaceId: string, id: string): Promise<LabelRow | undefined> {
+    return firstRow<LabelRow>(this.ds.manager, `DELETE FROM label WHERE id = $1 AND workspace_id = $2 RETURNING ${LABEL_FIELDS}`, [id, workspaceId]);
+  }
+
+  /** Takes a label off a task, named by its catalogue id or its copy's id; answers the removed copy. */
+  deleteFromTask(workspaceId: string, taskId: string, id: string): Promise<LabelRow | undefined> {
+    return firstRow<LabelRow>(
+      this.ds.manager,
+      `DELETE FROM label WHERE workspace_id = $1 AND task_id = $2 AND (id = $3 OR catalog_label_id = $3) RETURNING ${LABEL_FIELDS}`,
+      [workspaceId, taskId, id],
+    );
+  }
+}

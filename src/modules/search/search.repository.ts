@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { preparedRows, rows } from '../../database/sql';
+import { SearchResult } from './search.service';
+
+/** The column a search statistic describes (see SearchStatsService). */
+export type StatsColumn = 'task.title' | 'task.description' | 'comment.content' | 'activity.content';
+
+export interface ColumnStatistics {
+  col: StatsColumn;
+  hist: string[] | null;
+  mcv: string[] | null;
+  freq: number[] | null;
+  null_frac: number | null;
+}
+
+/**
+ * Search's read model: one statement over tasks (their `task_text`), projects, workspaces and
+ * activities of the caller's workspaces (built by search.sql.ts), and the column statistics that
+ * choose its access paths. Search only reads; every module's own tables are written by that module.
+ */
+@Injectable()
+export class SearchRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Runs a search statement as a named prepared statement: Postgres plans each variant once per connection. */
+  async search(statement: { name: string; text: string }, params: unknown[]): Promise<Partial<SearchResult>> {
+    const [row] = await preparedRows(this.ds, statement.name, statement.text, params);
+    return row;
+  }
+
+  /**
+   * Histograms and most common values of the searched text: the task text columns' own
+   * statistics, and for activity content the expression statistics that split comments from
+   * other activities (migration SearchByActivityKind).
+   */
+  columnStatistics(): Promise<ColumnStatistics[]> {
+    return rows<ColumnStatistics>(
+      this.ds.manager,
+      `SELECT 'task.' || attname AS col, histogram_bounds::text::text[] AS hist,
+              most_common_vals::text::text[] AS mcv, most_common_freqs AS freq, null_frac
+         FROM pg_stats
+        WHERE schemaname = current_schema() AND tablename = 'task_text' AND attname IN ('title', 'description')
+       UNION ALL
+       SELECT CASE statistics_name WHEN 'activity_comment_content_stats' THEN 'comment.content' ELSE 'activity.content' END,
+              histogram_bounds::text::text[], most_common_vals::text::text[], most_common_freqs, null_frac
+         FROM pg_stats_ext_exprs
+        WHERE statistics_schemaname = current_schema()
+          AND statistics_name IN ('activity_comment_content_stats', 'activity_other_content_stats')`,
+    );
+  }
+}

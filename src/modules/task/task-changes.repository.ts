@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { firstRow, preparedRows, setClause } from '../../database/sql';
+import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
+import { VIRTUAL_STATUSES } from '../column/board-statuses';
+import { TaskDiff } from './task-changes';
+import { TASK_FIELDS, TaskRow } from './task.record';
+
+/**
+ * The one write path of task changes (docs/architecture.md, "The task write path"). Creating a
+ * task, updating its fields, moving it and commenting on it all go through here, and each writes
+ * the change and its history rows (`activity`) in one statement, through `history()`; the events
+ * of the task-events issue join the same function, so no change can be written without them.
+ *
+ * These statements are the only ones that read `board_column` (is a status a column, where is the
+ * end of it) or write `activity` outside their own modules: a task change is only consistent
+ * with them inside the same statement (a column cannot be deleted while a task enters it; a
+ * change never commits without its history).
+ */
+
+const VIRTUAL_SQL = VIRTUAL_STATUSES.map((s) => `'${s}'`).join(', ');
+const TASK_COLUMNS = TASK_FIELDS.split(', ');
+const NO_EXTERNAL = 'NULL::text AS external_user_name, NULL::text AS external_user_avatar, NULL::text AS external_source, NULL::text AS external_url';
+
+/** `position` at the end of the column `statusSql` of project `projectSql` (SQL expressions). */
+const endOfColumn = (projectSql: string, statusSql: string) =>
+  `(SELECT COALESCE(MAX(position) + 1, 0) FROM task WHERE project_id = ${projectSql} AND status = ${statusSql})`;
+
+/**
+ * `INSERT INTO activity` of the history rows that `source` selects, by `actorSql`, in `ord` order
+ * with the clock time of each row (so several entries of one change keep their order).
+ * `source` yields workspace_id, task_id, ord, type, content, event_data and the four external_*
+ * columns. Every task change writes its history through this, and nothing else writes history.
+ */
+function history(source: string, actorSql: string): string {
+  return `INSERT INTO activity (workspace_id, task_id, user_id, type, content, event_data,
+                                external_user_name, external_user_avatar, external_source, external_url, created_at, updated_at)
+    SELECT h.workspace_id, h.task_id, ${actorSql}, h.type, h.content, h.event_data,
+           h.external_user_name, h.external_user_avatar, h.external_source, h.external_url, clock_timestamp(), clock_timestamp()
+      FROM (${source}) h
+     ORDER BY h.ord
+    RETURNING ${ACTIVITY_FIELDS}`;
+}
+
+/**
+ * The status a task gets in project `projectSql` (CTEs `cols` and `target`): `requestedSql` when
+ * it names one of the project's columns (or, with `allowVirtual`, a virtual status); without a
+ * request, the slug `keep` selects from `cols` if any, else the first column, else `planned`. target.status
+ * is NULL when the request is not valid. The columns are key-share locked until the statement
+ * ends, so the chosen column cannot be deleted under the task.
+ */
+function chooseStatus(projectSql: string, requestedSql: string, opts: { allowVirtual: boolean; keep?: string }): string {
+  const requested = opts.allowVirtual
+    ? `CASE WHEN ${requestedSql} IN (${VIRTUAL_SQL}) THEN ${requestedSql} ELSE (SELECT slug FROM cols WHERE slug = ${requestedSql}) END`
+    : `(SELECT slug FROM cols WHERE slug = ${requestedSql})`;
+  const keep = opts.keep ? `${opts.keep}, ` : '';
+  return `cols AS (
+      SELECT slug, position, created_at, id FROM board_column WHERE project_id = ${projectSql} FOR KEY SHARE
+    ), target AS (
+      SELECT CASE WHEN ${requestedSql} IS NOT NULL THEN ${requested}
+                  ELSE COALESCE(${keep}(SELECT slug FROM cols ORDER BY position, created_at, id LIMIT 1), 'planned')
+             END AS status
+    )`;
+}
+
+/**
+ * Hands out project `projectSql`'s next task number (CTE `claimed`) when `when` holds. The UPDATE
+ * holds the project row until the statement's transaction ends, so creates and moves into one
+ * project queue here and a number is never given twice; a refused change claims nothing.
+ */
+const claimNumber = (projectSql: string, workspaceSql: string, when: string) => `claimed AS (
+      UPDATE project SET task_counter = task_counter + 1
+       WHERE id = ${projectSql} AND workspace_id = ${workspaceSql} AND ${when}
+      RETURNING task_counter
+    )`;
+
+/**
+ * Create: choose the status, claim the number, insert at the end of the column, write `created`.
+ * $1 workspace, $2 project, $3 requested status or null, $4 actor, $5 assignee, $6 title,
+ * $7 description, $8 priority, $9 start date, $10 due date. No row: the project is gone or the
+ * status is not valid for it.
+ */
+const CREATE_SQL = `
+  WITH ${chooseStatus('$2', '$3::text', { allowVirtual: true })},
+  ${claimNumber('$2', '$1', '(SELECT status FROM target) IS NOT NULL')},
+  changed AS (
+    INSERT INTO task (workspace_id, project_id, number, position, status, user_id, created_by_id, title, description, priority, start_date, due_date)
+    SELECT $1, $2, claimed.task_counter, ${endOfColumn('$2', 'target.status')}, target.status, $5, $4, $6, $7, $8, $9, $10
+      FROM claimed, target
+    RETURNING ${TASK_FIELDS}
+  ), history AS (${history(
+    `SELECT c.workspace_id, c.id AS task_id, 1 AS ord, 'created' AS type, 'created the task' AS content,
+            jsonb_build_object('number', c.number, 'status', c.status, 'priority', c.priority, 'userId', c.user_id) AS event_data, ${NO_EXTERNAL}
+       FROM changed c`,
+    '$4::uuid',
+  )})
+  SELECT * FROM changed`;
+
+/**
+ * Move in ONE auto-committed statement: lock the task, choose the destination status (the
+ * requested column; else the column with the task's current slug; else the first column;
+ * `planned` when the project has none), claim the destination's next number, move the task to
+ * the end of that column, and write `moved` (and `status_changed` when the status changes).
+ * Without a round trip inside the transaction, the destination's counter row is locked only while
+ * the statement runs. No row: the move was refused and nothing changed.
+ * $1 task, $2 workspace, $3 destination project, $4 requested status or null, $5 actor.
+ */
+const MOVE_SQL = `
+  WITH cur AS (
+    SELECT id, project_id, number, status FROM task
+     WHERE id = $1 AND workspace_id = $2 AND project_id <> $3 FOR UPDATE
+  ), ${chooseStatus('$3', '$4::text', { allowVirtual: false, keep: '(SELECT c.slug FROM cols c JOIN cur ON c.slug = cur.status)' })},
+  ${claimNumber('$3', '$2', 'EXISTS (SELECT 1 FROM cur) AND (SELECT status FROM target) IS NOT NULL')},
+  changed AS (
+    UPDATE task t SET project_id = $3, number = claimed.task_counter, status = target.status,
+           position = ${endOfColumn('$3', 'target.status')}, updated_at = now()
+      FROM cur, claimed, target
+     WHERE t.id = cur.id
+    RETURNING ${TASK_COLUMNS.map((f) => `t.${f}`).join(', ')},
+              cur.project_id AS old_project_id, cur.number AS old_number, cur.status AS old_status
+  ), history AS (${history(
+    `SELECT c.workspace_id, c.id AS task_id, e.ord, e.type, e.content, e.event_data, ${NO_EXTERNAL}
+       FROM changed c
+       CROSS JOIN LATERAL (
+         SELECT 1 AS ord, 'moved' AS type, 'moved the task to another project' AS content,
+                jsonb_build_object('sourceProjectId', c.old_project_id, 'destinationProjectId', $3::uuid,
+                  'oldNumber', c.old_number, 'newNumber', c.number, 'oldStatus', c.old_status, 'newStatus', c.status) AS event_data
+         UNION ALL
+         SELECT 2, 'status_changed', 'changed the status from ' || c.old_status || ' to ' || c.status,
+                jsonb_build_object('oldStatus', c.old_status, 'newStatus', c.status)
+          WHERE c.status <> c.old_status
+       ) e`,
+    '$5::uuid',
+  )})
+  SELECT * FROM changed`;
+
+/** A comment on task $1 of workspace $2 by $3; no row when the task is gone. */
+const COMMENT_SQL = `
+  WITH t AS (SELECT id, workspace_id FROM task WHERE id = $1 AND workspace_id = $2),
+  history AS (${history(`SELECT t.workspace_id, t.id AS task_id, 1 AS ord, 'comment' AS type, $4::text AS content, NULL::jsonb AS event_data, ${NO_EXTERNAL} FROM t`, '$3::uuid')})
+  SELECT * FROM history`;
+
+export interface NewTask {
+  workspaceId: string;
+  projectId: string;
+  /** null: the first column of the project (`planned` when it has none). */
+  status: string | null;
+  userId: string | null;
+  title: string;
+  description: string | null;
+  priority: string;
+  startDate: Date | null;
+  dueDate: Date | null;
+}
+
+export type MovedTaskRow = TaskRow & { old_project_id: string };
+
+@Injectable()
+export class TaskChangesRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Creates a task with its `created` history; undefined when the project is gone or the status is not valid for it. */
+  async create(task: NewTask, actorId: string): Promise<TaskRow | undefined> {
+    return firstRow<TaskRow>(this.ds.manager, CREATE_SQL, [
+      task.workspaceId,
+      task.projectId,
+      task.status,
+      actorId,
+      task.userId,
+      task.title,
+      task.description,
+      task.priority,
+      task.startDate,
+      task.dueDate,
+    ]);
+  }
+
+  /**
+   * Writes `diff` (made from `cur`) with one history row per changed field, in one statement that
+   * applies only if the changed fields still hold the values read and a new status is still valid
+   * in the task's project. undefined: something moved on meanwhile and nothing was written.
+   */
+  async update(cur: TaskRow, diff: TaskDiff, actorId: string, m: EntityManager = this.ds.manager): Promise<TaskRow | undefined> {
+    const set = setClause(diff.set, 3);
+    const params: unknown[] = [cur.id, cur.workspace_id, ...set.params];
+    const param = (v: unknown) => (params.push(v), `$${params.length}`);
+    let assignments = set.sql;
+    const unchanged = Object.keys(diff.set).map((column) => {
+      // Dates travel as JS dates (milliseconds); compare at that precision.
+      const stored = column.endsWith('_date') ? `date_trunc('milliseconds', ${column})` : column;
+      return `${stored} IS NOT DISTINCT FROM ${param(cur[column as keyof TaskRow])}`;
+    });
+    if (diff.set.status !== undefined) {
+      const project = `${param(cur.project_id)}::uuid`;
+      const status = `${param(diff.set.status)}::text`;
+      // The status was checked against the columns of the project the task was in when read.
+      unchanged.push(
+        `project_id = ${project}`,
+        `(${status} IN (${VIRTUAL_SQL}) OR EXISTS (SELECT 1 FROM board_column c WHERE c.project_id = ${project} AND c.slug = ${status} FOR KEY SHARE))`,
+      );
+      // A task that changes column goes to its end unless the request places it.
+      if (diff.set.position === undefined) assignments += `, position = ${endOfColumn(project, status)}`;
+    }
+    const historySql = diff.activities.length ? `, history AS (${history(this.draftsSource(diff.activities, param), `${param(actorId)}::uuid`)})` : '';
+    return firstRow<TaskRow>(
+      m,
+      `WITH changed AS (
+         UPDATE task SET ${assignments}, updated_at = now()
+          WHERE id = $1 AND workspace_id = $2 AND ${unchanged.join(' AND ')}
+         RETURNING ${TASK_FIELDS}
+       )${historySql}
+       SELECT * FROM changed`,
+      params,
+    );
+  }
+
+  /** Moves a task to another project of its workspace (MOVE_SQL); undefined when refused. */
+  async move(workspaceId: string, taskId: string, destinationProjectId: string, requestedStatus: string | null, actorId: string): Promise<MovedTaskRow | undefined> {
+    const [row] = await preparedRows<MovedTaskRow>(this.ds, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]);
+    return row;
+  }
+
+  /** A comment (a history row of type `comment`); undefined when the task is gone. */
+  async comment(workspaceId: string, taskId: string, actorId: string, content: string): Promise<ActivityRow | undefined> {
+    return firstRow<ActivityRow>(this.ds.manager, COMMENT_SQL, [taskId, workspaceId, actorId, content]);
+  }
+
+  /** History rows of `drafts` for each row of CTE `changed` (no row changed, no history). */
+  private draftsSource(drafts: ActivityDraft[], param: (v: unknown) => string): string {
+    const types = param(drafts.map((d) => d.type));
+    const contents = param(drafts.map((d) => d.content));
+    const data = param(drafts.map((d) => JSON.stringify(d.eventData)));
+    return `SELECT s.workspace_id, s.id AS task_id, d.ord, d.type, d.content, d.event_data, ${NO_EXTERNAL}
+              FROM changed s, unnest(${types}::text[], ${contents}::text[], ${data}::jsonb[]) WITH ORDINALITY AS d(type, content, event_data, ord)`;
+  }
+}

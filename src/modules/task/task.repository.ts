@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { escapeLike, firstRow, preparedRows, rows } from '../../database/sql';
+import { ListTasksQuery, TaskSort } from './dto/task.dto';
+import { TASK_FIELDS, TaskRow } from './task.record';
+
+/** The permission guard's way from a task id to its workspace (ScopeRegistry kind `task`). */
+export const TASK_SCOPE_SQL = 'SELECT workspace_id FROM task WHERE id = $1';
+
+const PRIORITY_RANK = `CASE priority WHEN 'urgent' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 ELSE 0 END`;
+const SORT_SQL: Record<TaskSort, string> = {
+  createdAt: 'created_at',
+  position: 'position',
+  number: 'number',
+  title: 'lower(title)',
+  status: 'status',
+  priority: PRIORITY_RANK,
+  dueDate: 'due_date',
+  startDate: 'start_date',
+};
+
+/** Reads and deletion of tasks. Changes go through TaskChangesRepository (the task write path). */
+@Injectable()
+export class TaskRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** One named statement: the hot read path (GET /task/:id). */
+  async findInWorkspace(workspaceId: string, id: string): Promise<TaskRow | undefined> {
+    const [row] = await preparedRows<TaskRow>(this.ds, 'task_get', `SELECT ${TASK_FIELDS} FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
+    return row;
+  }
+
+  async existsInWorkspace(workspaceId: string, id: string, m: EntityManager = this.ds.manager): Promise<boolean> {
+    return !!(await firstRow(m, `SELECT 1 FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]));
+  }
+
+  /** The project a task is in (for explaining a refused move). */
+  async projectOf(workspaceId: string, id: string): Promise<string | undefined> {
+    return (await firstRow<{ project_id: string }>(this.ds.manager, `SELECT project_id FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]))?.project_id;
+  }
+
+  /**
+   * The task as an update reads it, with `lock` ('' or a row lock clause) and, with `withSlugs`,
+   * the column slugs (board order) of its project, which a new status is checked against.
+   */
+  async findForUpdate(workspaceId: string, id: string, opts: { withSlugs: boolean; lock: '' | 'FOR NO KEY UPDATE' }, m: EntityManager = this.ds.manager): Promise<(TaskRow & { slugs?: string[] }) | undefined> {
+    const slugs = opts.withSlugs
+      ? `, ARRAY(SELECT c.slug FROM board_column c WHERE c.project_id = task.project_id ORDER BY c.position, c.created_at, c.id) AS slugs`
+      : '';
+    return firstRow(m, `SELECT ${TASK_FIELDS}${slugs} FROM task WHERE id = $1 AND workspace_id = $2 ${opts.lock}`, [id, workspaceId]);
+  }
+
+  /** The column slugs of a project in board order (to say which statuses are valid). */
+  async statusSlugs(workspaceId: string, projectId: string): Promise<string[]> {
+    const found = await rows<{ slug: string }>(
+      this.ds.manager,
+      `SELECT slug FROM board_column WHERE project_id = $1 AND workspace_id = $2 ORDER BY position, created_at, id`,
+      [projectId, workspaceId],
+    );
+    return found.map((r) => r.slug);
+  }
+
+  /** A page of a project's tasks and the total count, filtered and sorted as the query says. */
+  async listInProject(workspaceId: string, projectId: string, q: ListTasksQuery): Promise<{ rows: TaskRow[]; total: number; page: number; pageSize: number }> {
+    const params: unknown[] = [projectId, workspaceId];
+    const where = ['project_id = $1', 'workspace_id = $2'];
+    const add = (sql: (n: number) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(params.length));
+    };
+    if (q.status !== undefined) add((n) => `status = $${n}`, q.status);
+    if (q.priority !== undefined) add((n) => `priority = $${n}`, q.priority);
+    if (q.userId !== undefined) add((n) => `user_id = $${n}`, q.userId);
+    if (q.q) add((n) => `(title ILIKE $${n} OR description ILIKE $${n})`, `%${escapeLike(q.q)}%`);
+    const page = q.page ?? 1;
+    const pageSize = q.limit ?? 50;
+    const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
+    const order = `${SORT_SQL[q.sortBy ?? 'createdAt']} ${dir} NULLS LAST, number ${dir}`;
+    const filter = where.join(' AND ');
+    const [found, [{ total }]] = await Promise.all([
+      rows<TaskRow>(this.ds.manager, `SELECT ${TASK_FIELDS} FROM task WHERE ${filter} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`, params),
+      rows<{ total: number }>(this.ds.manager, `SELECT count(*)::int AS total FROM task WHERE ${filter}`, params),
+    ]);
+    return { rows: found, total, page, pageSize };
+  }
+
+  /** Whether a project holds a task with this status (a column that does cannot be deleted). */
+  async anyWithStatus(workspaceId: string, projectId: string, status: string, m: EntityManager = this.ds.manager): Promise<boolean> {
+    return !!(await firstRow(m, `SELECT 1 FROM task WHERE project_id = $1 AND workspace_id = $2 AND status = $3 LIMIT 1`, [projectId, workspaceId, status]));
+  }
+
+  async deleteInWorkspace(workspaceId: string, id: string): Promise<TaskRow | undefined> {
+    return firstRow<TaskRow>(this.ds.manager, `DELETE FROM task WHERE id = $1 AND workspace_id = $2 RETURNING ${TASK_FIELDS}`, [id, workspaceId]);
+  }
+}
