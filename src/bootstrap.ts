@@ -9,6 +9,7 @@ import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { ErrorBody, documentCommonErrors } from './common/http/api-errors';
+import { documentAccess, routeTable } from './common/http/route-table';
 import { jsonBodyParser } from './common/http/body-parser';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
 import { ensureDatabase, migrate } from './database/migrate';
@@ -52,6 +53,7 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
       .build(),
     { extraModels: [ErrorBody] },
   ));
+  documentAccess(doc, routeTable(app));
   SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', useGlobalPrefix: false });
 }
 

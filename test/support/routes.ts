@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer } from '@nestjs/core';
-import { API_KEY_SCOPE } from '../../src/common/decorators/api-key-scope.decorator';
-import { IS_PUBLIC } from '../../src/common/decorators/public.decorator';
-import { PERMISSION_METADATA } from '../../src/common/decorators/require-permission.decorator';
+import { RouteAccess as TableRoute, routeTable } from '../../src/common/http/route-table';
 import { TestApp } from './app';
 
 export interface RegisteredRoute {
@@ -40,52 +35,9 @@ export function concretePath(path: string): string {
   return path.replace(/^\/api/, '').replace(/:[A-Za-z0-9_]+/g, () => randomUUID());
 }
 
-/** What a route declares about access, read from the decorators on its handler. */
-export interface RouteAccess {
-  key: string;
-  method: string;
-  path: string;
-  isPublic: boolean;
-  /** @RequirePermission(resource, action, …) */
-  permission?: { resource: string; action: string };
-  /** @ApiKeyScope(resource, action) or 'handler' (@ApiKeyScopeCheckedByHandler) */
-  keyScope?: { resource: string; action: string } | 'handler';
-}
+/** What a route declares about access (src/common/http/route-table.ts), keyed like registeredRoutes(). */
+export type RouteAccess = TableRoute & { key: string };
 
-const joinPath = (...parts: string[]) => '/' + parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
-
-/**
- * Every controller route of the running app with its access declarations, from Nest's own
- * metadata (the same the guards read), keyed like registeredRoutes() (`GET /api/task/:id`).
- */
 export function routeAccess(t: TestApp): RouteAccess[] {
-  const container: Map<string, any> = (t.running.app as any).get(ModulesContainer);
-  const out: RouteAccess[] = [];
-  for (const mod of container.values()) {
-    for (const wrapper of mod.controllers.values()) {
-      const ctrl = wrapper.metatype;
-      if (!ctrl) continue;
-      const base: string = Reflect.getMetadata(PATH_METADATA, ctrl) ?? '';
-      for (const name of Object.getOwnPropertyNames(ctrl.prototype)) {
-        const handler = ctrl.prototype[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const m = Reflect.getMetadata(METHOD_METADATA, handler);
-        const p = Reflect.getMetadata(PATH_METADATA, handler);
-        if (m === undefined || typeof p !== 'string') continue;
-        const method = String(RequestMethod[m]);
-        const path = joinPath('api', base, p);
-        const read = (k: string) => Reflect.getMetadata(k, handler) ?? Reflect.getMetadata(k, ctrl);
-        const permission = read(PERMISSION_METADATA);
-        out.push({
-          key: `${method} ${path}`,
-          method,
-          path,
-          isPublic: read(IS_PUBLIC) === true,
-          permission: permission ? { resource: permission.resource, action: permission.action } : undefined,
-          keyScope: read(API_KEY_SCOPE),
-        });
-      }
-    }
-  }
-  return out;
+  return routeTable(t.running.app).map((r) => ({ ...r, key: `${r.method} ${r.path}` }));
 }

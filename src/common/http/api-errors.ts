@@ -61,3 +61,6 @@ export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
   }
   return doc;
 }
+
+/** Documents a route's success answer: the record it returns, by its name in docs/records.md. */
+export const ApiAnswer = (record: string) => ApiResponse({ status: 200, description: `${record} (docs/records.md)` });

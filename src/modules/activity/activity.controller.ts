@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { Id } from '../../common/pipes/id.pipe';
 import { ActivityService } from './activity.service';
+import { ApiAnswer } from '../../common/http/api-errors';
 
 @ApiTags('activity')
 @ApiBearerAuth()
@@ -11,6 +12,7 @@ export class ActivityController {
   constructor(private readonly activities: ActivityService) {}
 
   @Get(':taskId')
+  @ApiAnswer('Activity[] (newest first)')
   @RequirePermission('task', 'read', { kind: 'task', from: 'params', key: 'taskId' })
   @ApiOperation({ summary: "The task's history, comments included, newest first" })
   list(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {

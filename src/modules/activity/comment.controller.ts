@@ -5,6 +5,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { Id } from '../../common/pipes/id.pipe';
 import { ActivityService } from './activity.service';
 import { CommentDto } from './dto/comment.dto';
+import { ApiAnswer } from '../../common/http/api-errors';
 
 const TASK = { kind: 'task', from: 'params', key: 'taskId' } as const;
 const COMMENT = { kind: 'comment', from: 'params', key: 'id' } as const;
@@ -16,6 +17,7 @@ export class CommentController {
   constructor(private readonly activities: ActivityService) {}
 
   @Get(':taskId')
+  @ApiAnswer('Activity[] of type comment (oldest first)')
   @RequirePermission('task', 'read', TASK)
   @ApiOperation({ summary: "The task's comments, oldest first" })
   list(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
@@ -23,6 +25,7 @@ export class CommentController {
   }
 
   @Post(':taskId')
+  @ApiAnswer('Activity (the comment)')
   @HttpCode(200)
   @RequirePermission('task', 'update', TASK)
   create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('taskId', Id('Task')) taskId: string, @Body() dto: CommentDto) {
@@ -30,6 +33,7 @@ export class CommentController {
   }
 
   @Put(':id')
+  @ApiAnswer('Activity (the comment)')
   @RequirePermission('task', 'update', COMMENT)
   @ApiOperation({ summary: 'Edit your own comment (anyone else gets 404)' })
   update(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', Id('Comment')) id: string, @Body() dto: CommentDto) {
@@ -37,6 +41,7 @@ export class CommentController {
   }
 
   @Delete(':id')
+  @ApiAnswer('Activity (the comment, as it was)')
   @RequirePermission('task', 'update', COMMENT)
   @ApiOperation({ summary: 'Delete your own comment (anyone else gets 404)' })
   remove(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', Id('Comment')) id: string) {

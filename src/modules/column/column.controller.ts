@@ -4,7 +4,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { Id } from '../../common/pipes/id.pipe';
 import { ColumnService } from './column.service';
 import { CreateColumnDto, ReorderColumnsDto, UpdateColumnDto } from './dto/column.dto';
-import { ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
 const COLUMN = { kind: 'column', from: 'params', key: 'id' } as const;
@@ -17,6 +17,7 @@ export class ColumnController {
 
   // Declared before the ':id' routes so 'reorder' is never taken for a column id.
   @Put('reorder/:projectId')
+  @ApiAnswer('{}')
   @RequirePermission('project', 'update', PROJECT)
   @ApiOperation({ summary: 'Set the positions of several columns at once (all or nothing); answers {}' })
   @ApiErrors([400, 'Column … does not belong to this project', 'Column … is listed more than once', 'columns must be an array'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Project not found'])
@@ -25,6 +26,7 @@ export class ColumnController {
   }
 
   @Get(':projectId')
+  @ApiAnswer('Column[] (board order)')
   @RequirePermission('project', 'read', PROJECT)
   @ApiOperation({ summary: "The project's columns by position" })
   list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string) {
@@ -32,6 +34,7 @@ export class ColumnController {
   }
 
   @Post(':projectId')
+  @ApiAnswer('Column')
   @HttpCode(200)
   @RequirePermission('project', 'update', PROJECT)
   @ApiOperation({ summary: 'Add a column at the end; its slug comes from the name' })
@@ -40,12 +43,14 @@ export class ColumnController {
   }
 
   @Put(':id')
+  @ApiAnswer('Column')
   @RequirePermission('project', 'update', COLUMN)
   update(@Scope() scope: ResolvedScope, @Param('id', Id('Column')) id: string, @Body() dto: UpdateColumnDto) {
     return this.columns.update(scope.workspaceId, id, dto);
   }
 
   @Delete(':id')
+  @ApiAnswer('Column (as it was)')
   @RequirePermission('project', 'update', COLUMN)
   @ApiOperation({ summary: 'Delete an empty column (409 while it holds tasks)' })
   remove(@Scope() scope: ResolvedScope, @Param('id', Id('Column')) id: string) {

@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../../common/decorators/public.decorator';
 import { RedisService } from '../../redis/redis.service';
+import { ApiAnswer } from '../../common/http/api-errors';
 
 async function within<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -25,6 +26,7 @@ export class HealthController {
 
   @Public()
   @Get()
+  @ApiAnswer('Health')
   @ApiOperation({ summary: 'Liveness and readiness: checks Postgres and Redis (503 when either is down)' })
   async check() {
     const [db, redis] = await Promise.all([

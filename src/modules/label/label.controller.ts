@@ -4,7 +4,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { Id } from '../../common/pipes/id.pipe';
 import { CreateLabelDto, LabelTaskDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelService } from './label.service';
-import { ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 const LABEL = { kind: 'label', from: 'params', key: 'id' } as const;
 const LabelId = Id('Label');
@@ -16,6 +16,7 @@ export class LabelController {
   constructor(private readonly labels: LabelService) {}
 
   @Post()
+  @ApiAnswer("Label (the catalogue label, or with taskId the task's copy)")
   @HttpCode(200)
   @RequirePermission('label', 'create', { kind: 'workspace', from: 'body', key: 'workspaceId' })
   @ApiOperation({ summary: 'Create a catalogue label (idempotent per name); with taskId also attach it and answer the task copy' })
@@ -24,6 +25,7 @@ export class LabelController {
   }
 
   @Get('workspace/:workspaceId')
+  @ApiAnswer('Label[] (the catalogue, by name)')
   @RequirePermission('label', 'read', { kind: 'workspace', from: 'params', key: 'workspaceId' })
   @ApiOperation({ summary: "The workspace's label catalogue" })
   listWorkspace(@Scope() scope: ResolvedScope, @Param('workspaceId', Id('Workspace')) _workspaceId: string) {
@@ -31,6 +33,7 @@ export class LabelController {
   }
 
   @Get('task/:taskId')
+  @ApiAnswer("Label[] (the task's copies, by name)")
   @RequirePermission('label', 'read', { kind: 'task', from: 'params', key: 'taskId' })
   @ApiOperation({ summary: "The task's labels" })
   listTask(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
@@ -38,6 +41,7 @@ export class LabelController {
   }
 
   @Put(':id/task')
+  @ApiAnswer("Label (the task's copy)")
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: 'Attach the label to a task (idempotent); answers the task copy' })
   attach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: LabelTaskDto) {
@@ -45,6 +49,7 @@ export class LabelController {
   }
 
   @Delete(':id/task')
+  @ApiAnswer('Label (the removed copy)')
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: 'Detach the label from a task; answers the removed copy' })
   detach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: LabelTaskDto) {
@@ -52,12 +57,14 @@ export class LabelController {
   }
 
   @Get(':id')
+  @ApiAnswer('Label')
   @RequirePermission('label', 'read', LABEL)
   get(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string) {
     return this.labels.get(scope.workspaceId, id);
   }
 
   @Put(':id')
+  @ApiAnswer('Label')
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: 'Rename/recolor; a catalogue label carries the change to its task copies' })
   @ApiErrors([400, 'color must be a hex color like #RRGGBB', 'name must be …'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Label not found'], [409, 'A label named "…" already exists'])
@@ -66,6 +73,7 @@ export class LabelController {
   }
 
   @Delete(':id')
+  @ApiAnswer('Label (as it was)')
   @RequirePermission('label', 'delete', LABEL)
   remove(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string) {
     return this.labels.remove(scope.workspaceId, id);

@@ -4,6 +4,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { Id } from '../../common/pipes/id.pipe';
 import { CreateProjectDto, ListProjectsQuery, UpdateProjectDto } from './dto/project.dto';
 import { ProjectService } from './project.service';
+import { ApiAnswer } from '../../common/http/api-errors';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'id' } as const;
 
@@ -14,6 +15,7 @@ export class ProjectController {
   constructor(private readonly projects: ProjectService) {}
 
   @Get()
+  @ApiAnswer('Project[] (oldest first)')
   @RequirePermission('project', 'read', { kind: 'workspace', from: 'query', key: 'workspaceId' })
   @ApiOperation({ summary: "The workspace's projects (archived ones only with includeArchived=true)" })
   list(@Scope() scope: ResolvedScope, @Query() q: ListProjectsQuery) {
@@ -21,6 +23,7 @@ export class ProjectController {
   }
 
   @Post()
+  @ApiAnswer('Project')
   @HttpCode(200)
   @RequirePermission('project', 'create', { kind: 'workspace', from: 'body', key: 'workspaceId' })
   @ApiOperation({ summary: 'Create a project with the four default columns' })
@@ -29,30 +32,35 @@ export class ProjectController {
   }
 
   @Get(':id')
+  @ApiAnswer('Project')
   @RequirePermission('project', 'read', PROJECT)
   get(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
     return this.projects.get(scope.workspaceId, id);
   }
 
   @Put(':id/archive')
+  @ApiAnswer('Project')
   @RequirePermission('project', 'update', PROJECT)
   archive(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
     return this.projects.archive(scope.workspaceId, id);
   }
 
   @Put(':id/unarchive')
+  @ApiAnswer('Project')
   @RequirePermission('project', 'update', PROJECT)
   unarchive(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
     return this.projects.unarchive(scope.workspaceId, id);
   }
 
   @Put(':id')
+  @ApiAnswer('Project')
   @RequirePermission('project', 'update', PROJECT)
   update(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string, @Body() dto: UpdateProjectDto) {
     return this.projects.update(scope.workspaceId, id, dto);
   }
 
   @Delete(':id')
+  @ApiAnswer('Project (as it was)')
   @RequirePermission('project', 'delete', PROJECT)
   @ApiOperation({ summary: 'Delete a project with its columns, tasks and everything on them' })
   remove(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {

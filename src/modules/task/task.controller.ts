@@ -16,7 +16,7 @@ import {
   UpdateTaskDto,
 } from './dto/task.dto';
 import { TaskService } from './task.service';
-import { ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
 const TASK = { kind: 'task', from: 'params', key: 'id' } as const;
@@ -29,6 +29,7 @@ export class TaskController {
   constructor(private readonly tasks: TaskService) {}
 
   @Post(':projectId')
+  @ApiAnswer('Task')
   @HttpCode(200)
   @RequirePermission('task', 'create', PROJECT)
   @ApiOperation({ summary: "Create a task: next number of the project, end of its column (assigning needs task:assign)" })
@@ -37,6 +38,7 @@ export class TaskController {
   }
 
   @Get('tasks/:projectId')
+  @ApiAnswer('Task page')
   @RequirePermission('task', 'read', PROJECT)
   @ApiOperation({ summary: "A page of the project's tasks, filtered and sorted" })
   list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Query() q: ListTasksQuery) {
@@ -44,6 +46,7 @@ export class TaskController {
   }
 
   @Put('move/:id')
+  @ApiAnswer('Move answer')
   @RequirePermission('task', 'update', TASK)
   @ApiOperation({ summary: 'Move a task to another project of the same workspace' })
   @ApiErrors([400, 'Tasks can only be moved within the same workspace', 'Task is already in that project', 'Selected status is not valid for the destination project', 'destinationProjectId must be a string'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Task not found', 'Project not found'])
@@ -52,30 +55,35 @@ export class TaskController {
   }
 
   @Put('status/:id')
+  @ApiAnswer('Task')
   @RequirePermission('task', 'update', TASK)
   status(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskStatusDto) {
     return this.tasks.update(scope, user, id, { status: dto.status });
   }
 
   @Put('priority/:id')
+  @ApiAnswer('Task')
   @RequirePermission('task', 'update', TASK)
   priority(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskPriorityDto) {
     return this.tasks.update(scope, user, id, { priority: dto.priority });
   }
 
   @Put('title/:id')
+  @ApiAnswer('Task')
   @RequirePermission('task', 'update', TASK)
   title(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskTitleDto) {
     return this.tasks.update(scope, user, id, { title: dto.title });
   }
 
   @Put('description/:id')
+  @ApiAnswer('Task')
   @RequirePermission('task', 'update', TASK)
   description(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskDescriptionDto) {
     return this.tasks.update(scope, user, id, { description: dto.description });
   }
 
   @Put('assignee/:id')
+  @ApiAnswer('Task')
   @RequirePermission('task', 'assign', TASK)
   @ApiOperation({ summary: 'Assign the task to a workspace member, or unassign it with null' })
   assignee(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskAssigneeDto) {
@@ -83,18 +91,21 @@ export class TaskController {
   }
 
   @Put('due-date/:id')
+  @ApiAnswer('Task')
   @RequirePermission('task', 'update', TASK)
   dueDate(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskDueDateDto) {
     return this.tasks.update(scope, user, id, { dueDate: dto.dueDate });
   }
 
   @Get(':id')
+  @ApiAnswer('Task')
   @RequirePermission('task', 'read', TASK)
   get(@Scope() scope: ResolvedScope, @Param('id', TaskId) id: string) {
     return this.tasks.get(scope.workspaceId, id);
   }
 
   @Put(':id')
+  @ApiAnswer('Task')
   @RequirePermission('task', 'update', TASK)
   @ApiOperation({ summary: 'Update several fields; changing the assignee also needs task:assign' })
   update(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: UpdateTaskDto) {
@@ -102,6 +113,7 @@ export class TaskController {
   }
 
   @Delete(':id')
+  @ApiAnswer('Task (as it was)')
   @RequirePermission('task', 'delete', TASK)
   remove(@Scope() scope: ResolvedScope, @Param('id', TaskId) id: string) {
     return this.tasks.remove(scope.workspaceId, id);

@@ -5,7 +5,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { Id } from '../../common/pipes/id.pipe';
 import { CreateTimeEntryDto, UpdateTimeEntryDto } from './dto/time-entry.dto';
 import { TimeEntryService } from './time-entry.service';
-import { ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 const ENTRY = { kind: 'time-entry', from: 'params', key: 'id' } as const;
 const EntryId = Id('Time entry');
@@ -18,6 +18,7 @@ export class TimeEntryController {
   constructor(private readonly entries: TimeEntryService) {}
 
   @Post()
+  @ApiAnswer('Time entry')
   @HttpCode(200)
   @RequirePermission('task', 'update', { kind: 'task', from: 'body', key: 'taskId' })
   @ApiOperation({ summary: 'Record time on a task (no endTime = a running timer)' })
@@ -26,18 +27,21 @@ export class TimeEntryController {
   }
 
   @Get('task/:taskId')
+  @ApiAnswer('Time entry[] (by start time)')
   @RequirePermission('task', 'read', { kind: 'task', from: 'params', key: 'taskId' })
   listTask(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
     return this.entries.listTask(scope.workspaceId, taskId);
   }
 
   @Get(':id')
+  @ApiAnswer('Time entry')
   @RequirePermission('task', 'read', ENTRY)
   get(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string) {
     return this.entries.get(scope.workspaceId, id);
   }
 
   @Put(':id')
+  @ApiAnswer('Time entry')
   @RequirePermission('task', 'update', ENTRY)
   @ApiOperation({ summary: 'Replace start, end (null: a running timer) and description; duration is recomputed in seconds' })
   @ApiErrors([400, 'Start time cannot be after end time', 'startTime must be a valid ISO 8601 date string'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Time entry not found'])
@@ -46,6 +50,7 @@ export class TimeEntryController {
   }
 
   @Delete(':id')
+  @ApiAnswer('Time entry (as it was)')
   @RequirePermission('task', 'update', ENTRY)
   remove(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string) {
     return this.entries.remove(scope.workspaceId, id);
