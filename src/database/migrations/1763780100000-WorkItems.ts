@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Projects, columns, tasks, labels, time entries and activities (decisions §4), plus the
- * trigram indexes global search relies on (decisions §5).
+ * Projects, columns, tasks, labels, time entries and activities (docs/records.md), plus the
+ * trigram indexes global search relies on.
  * task.workspace_id and activity.workspace_id are denormalised from the project: a task only
  * ever moves between projects of one workspace, so they never change, and search can scope by
  * workspace without a join.

@@ -1,6 +1,6 @@
 import { iso } from '../../database/sql';
 
-/** Activity types (decisions §4). A comment is an activity of type `comment`. */
+/** Activity types (docs/records.md, "Activity"). A comment is an activity of type `comment`. */
 export type ActivityType =
   | 'comment'
   | 'created'

@@ -1,5 +1,5 @@
 /**
- * What a task's status may be (decisions §4): the slugs of its project's columns plus two
+ * What a task's status may be (docs/records.md, "Task"): the slugs of its project's columns plus two
  * virtual statuses that have no column. The column module owns this rule because it owns the slugs.
  */
 export const VIRTUAL_STATUSES = ['planned', 'archived'] as const;

@@ -1,5 +1,5 @@
 /**
- * SQL for global search (decisions §5), built as ONE statement so a search costs one round trip
+ * SQL for global search (docs/decisions-local.md, "Search"), built as ONE statement so a search costs one round trip
  * whatever its type. Each section is a CTE the planner optimises on its own; each section's
  * matching conditions are plain ILIKE on columns with pg_trgm GIN indexes, so a selective `q`
  * is answered from the indexes, never by scanning every task. Task text is searched in

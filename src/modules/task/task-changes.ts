@@ -26,7 +26,7 @@ const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
  * Compares an update with the stored task: which columns change and which activities that
- * writes (decisions §4: eventData carries old/new values). Nothing changes → both empty.
+ * writes (eventData carries old/new values: docs/records.md, "Activity"). Nothing changes → both empty.
  */
 export function diffTask(cur: TaskRow, patch: TaskPatch): TaskDiff {
   const diff: TaskDiff = { set: {}, activities: [] };

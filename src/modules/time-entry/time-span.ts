@@ -3,7 +3,7 @@ import { BadRequestException } from '@nestjs/common';
 export const MAX_DURATION_SECONDS = 2_147_483_647;
 
 /**
- * Duration of a time entry in whole seconds (decisions §4): end − start, rounded down;
+ * Duration of a time entry in whole seconds (docs/records.md, "Time entry"): end − start, rounded down;
  * 0 while the timer runs (no end). Refuses a start after the end.
  */
 export function durationSeconds(start: Date, end: Date | null): number {
