@@ -23,7 +23,7 @@ async function main() {
   const running = await bootstrap(config);
   if (secrets.notice) logger.warn(secrets.notice);
   const roles = config.roles.join(',');
-  logger.log(`Tandem started (${roles})${running.url ? ` on port ${config.port}` : ''}`);
+  logger.log(`Tandem started (${roles})${running.url ? ` on port ${new URL(running.url).port}` : ''}`);
 
   // Graceful shutdown: stop accepting connections, let in-flight requests and jobs finish,
   // close queues and pools; give up after 15 s.

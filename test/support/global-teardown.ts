@@ -1,4 +1,6 @@
-import { DB_PREFIX, withAdmin } from './db';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DB_PREFIX, RUN_ID, withAdmin } from './db';
 
 /** Drops what this run left: its template and the database of any file that did not clean up. */
 export default async function globalTeardown(): Promise<void> {
@@ -7,4 +9,6 @@ export default async function globalTeardown(): Promise<void> {
     const mine = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [like]);
     for (const { datname } of mine.rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   });
+  // The build that test/support/launcher.ts made for this run.
+  rmSync(join(__dirname, '../../.tmp', `dist-${RUN_ID}`), { recursive: true, force: true });
 }
