@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { startTestApp, TestApp } from '../support/app';
 import { sql } from '../support/fixtures';
 
@@ -9,8 +10,10 @@ afterAll(() => t?.close());
 
 describe('sign-up / sign-in / sign-out', () => {
   it('signs up, answers a token in body and header, and the token works', async () => {
-    const email = `Mixed.Case${Date.now()}@Example.test`;
+    const email = `Mixed.Case${randomBytes(4).toString('hex')}@Example.test`;
+    const before = Date.now();
     const res = await t.api.post('/auth/sign-up/email', { name: 'Ada', email, password: 'longenough1' });
+    const after = Date.now();
     expect(res.status).toBe(200);
     expect(res.body.token).toEqual(expect.any(String));
     expect(res.headers.get('set-auth-token')).toBe(res.body.token);
@@ -31,10 +34,10 @@ describe('sign-up / sign-in / sign-out', () => {
       expiresAt: expect.any(String),
       activeOrganizationId: null,
     });
-    // ~7 days
-    const ttl = new Date(session.body.session.expiresAt).getTime() - Date.now();
-    expect(ttl).toBeGreaterThan(6.9 * 24 * 3600e3);
-    expect(ttl).toBeLessThan(7.1 * 24 * 3600e3);
+    // 7 days from the moment of sign-up
+    const expiresAt = new Date(session.body.session.expiresAt).getTime();
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 7 * 24 * 3600e3);
+    expect(expiresAt).toBeLessThanOrEqual(after + 7 * 24 * 3600e3);
   });
 
   it('stores the password with a slow KDF, never in clear', async () => {
@@ -104,10 +107,21 @@ describe('sign-up / sign-in / sign-out', () => {
   });
 
   it('makes the first user the instance admin and nobody after', async () => {
-    const rows = await sql(t.databaseUrl, `SELECT is_instance_admin FROM "user" ORDER BY created_at ASC`);
-    expect(rows.length).toBeGreaterThan(1);
-    expect(rows.filter((r) => r.is_instance_admin)).toHaveLength(1);
-    expect(rows[0].is_instance_admin).toBe(true);
+    // An instance of its own: "first" means the first user of an empty database.
+    const fresh = await startTestApp();
+    try {
+      const first = await fresh.api.signUp();
+      const second = await fresh.api.signUp();
+      const third = await fresh.api.signUp();
+      const rows = await sql(fresh.databaseUrl, `SELECT id, is_instance_admin FROM "user" ORDER BY created_at ASC`);
+      expect(rows).toEqual([
+        { id: first.user.id, is_instance_admin: true },
+        { id: second.user.id, is_instance_admin: false },
+        { id: third.user.id, is_instance_admin: false },
+      ]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
@@ -151,8 +165,13 @@ describe('API keys', () => {
 
   it('an expired key stops working', async () => {
     const u = await t.api.signUp();
+    const before = Date.now();
     const created = await t.api.post('/auth/api-key/create', { expiresIn: 60 }, u.token);
-    expect(new Date(created.body.expiresAt).getTime()).toBeGreaterThan(Date.now());
+    const after = Date.now();
+    expect(created.status).toBe(200);
+    const expiresAt = new Date(created.body.expiresAt).getTime();
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 60_000);
+    expect(expiresAt).toBeLessThanOrEqual(after + 60_000);
     expect((await t.api.get('/auth/get-session', created.body.key)).status).toBe(200);
     await sql(t.databaseUrl, `UPDATE api_key SET expires_at = now() - interval '1 second' WHERE id = $1`, [created.body.id]);
     expect((await t.api.get('/auth/get-session', created.body.key)).status).toBe(401);
@@ -180,32 +199,36 @@ describe('API keys', () => {
 });
 
 describe('registration switch and rate limits', () => {
-  let closed: TestApp;
-  beforeAll(async () => {
-    closed = await startTestApp({ DISABLE_REGISTRATION: 'true', RATE_LIMIT_AUTH: '3' });
-  });
-  afterAll(() => closed?.close());
-
   it('DISABLE_REGISTRATION closes sign-up', async () => {
-    const res = await closed.api.post('/auth/sign-up/email', { name: 'X', email: 'x@example.test', password: 'longenough1' });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ message: 'Registration is disabled' });
-    const none = await sql(closed.databaseUrl, `SELECT count(*)::int AS n FROM "user"`);
-    expect(none[0].n).toBe(0);
+    const closed = await startTestApp({ DISABLE_REGISTRATION: 'true' });
+    try {
+      const res = await closed.api.post('/auth/sign-up/email', { name: 'X', email: 'x@example.test', password: 'longenough1' });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: 'Registration is disabled' });
+      const none = await sql(closed.databaseUrl, `SELECT count(*)::int AS n FROM "user"`);
+      expect(none[0].n).toBe(0);
+    } finally {
+      await closed.close();
+    }
   });
 
   it('limits sign-in attempts per client with 429 and Retry-After', async () => {
-    const statuses: number[] = [];
-    let last: any;
-    for (let i = 0; i < 4; i++) {
-      last = await closed.api.post('/auth/sign-in/email', { email: 'x@example.test', password: 'whatever1' });
-      statuses.push(last.status);
+    // An instance of its own, so the count starts at zero whatever ran before.
+    const limited = await startTestApp({ RATE_LIMIT_AUTH: '3' });
+    try {
+      const statuses: number[] = [];
+      let last: any;
+      for (let i = 0; i < 4; i++) {
+        last = await limited.api.post('/auth/sign-in/email', { email: 'x@example.test', password: 'whatever1' });
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      expect(last.body).toEqual({ message: 'Too many requests' });
+      const retry = Number(last.headers.get('retry-after'));
+      expect(retry).toBeGreaterThanOrEqual(1);
+      expect(retry).toBeLessThanOrEqual(60);
+    } finally {
+      await limited.close();
     }
-    expect(statuses.slice(0, 2)).toEqual([401, 401]); // one attempt was spent by the sign-up test
-    expect(statuses[3]).toBe(429);
-    expect(last.body).toEqual({ message: 'Too many requests' });
-    const retry = Number(last.headers.get('retry-after'));
-    expect(retry).toBeGreaterThanOrEqual(1);
-    expect(retry).toBeLessThanOrEqual(60);
   });
 });

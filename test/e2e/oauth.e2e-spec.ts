@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { CryptoService } from '../../src/common/crypto/crypto.service';
@@ -52,47 +52,60 @@ function providerUser(fields: Partial<ProviderUser> = {}, users = provider.users
   return { login, ...u };
 }
 
-/** The browser's cookies for the app: the flows' binding cookies (set at authorize, cleared at callback). */
-const browserCookies = new Map<string, string>();
-function keepCookies(headers: Headers): void {
-  for (const c of headers.getSetCookie()) {
-    const pair = c.split(';')[0];
-    const i = pair.indexOf('=');
-    const name = pair.slice(0, i).trim();
-    if (/;\s*Max-Age=0/i.test(c)) browserCookies.delete(name);
-    else browserCookies.set(name, pair.slice(i + 1).trim());
+/**
+ * One browser's cookies for the app: the flows' binding cookies (set at authorize, cleared at
+ * callback). Each test makes its own browsers, so no test sees another's cookies.
+ */
+class Browser {
+  readonly cookies = new Map<string, string>();
+
+  keep(headers: Headers): void {
+    for (const c of headers.getSetCookie()) {
+      const pair = c.split(';')[0];
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i).trim();
+      if (/;\s*Max-Age=0/i.test(c)) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(i + 1).trim());
+    }
+  }
+
+  headers(): Record<string, string> {
+    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
   }
 }
-const cookieHeader = () => [...browserCookies].map(([k, v]) => `${k}=${v}`).join('; ');
 
-async function authorize(app: TestApp, opts: { token?: string; callbackURL?: string } = {}) {
+async function authorize(app: TestApp, browser: Browser, opts: { token?: string; callbackURL?: string } = {}) {
   const q = opts.callbackURL !== undefined ? `?callbackURL=${encodeURIComponent(opts.callbackURL)}` : '';
   const res = await app.api.get(`/auth/oauth2/authorize/custom${q}`, opts.token);
   if (res.status !== 302) throw new Error(`authorize: ${res.status} ${res.text}`);
-  keepCookies(res.headers);
+  browser.keep(res.headers);
   return new URL(res.headers.get('location')!);
 }
 
-/** The app's callback, as the browser would call it after the provider's redirect (with its cookies, unless `browser` is 'other'). */
-async function callback(app: TestApp, redirect: URL | string, browser: 'same' | 'other' = 'same') {
-  const headers: Record<string, string> = browser === 'same' && browserCookies.size ? { cookie: cookieHeader() } : {};
-  const res = await app.api.get(`/auth/oauth2/callback/custom${typeof redirect === 'string' ? redirect : redirect.search}`, undefined, { headers });
-  if (browser === 'same') keepCookies(res.headers);
+/** The app's callback, as `browser` would call it after the provider's redirect, with its cookies. */
+async function callback(app: TestApp, redirect: URL | string, browser: Browser) {
+  const res = await app.api.get(`/auth/oauth2/callback/custom${typeof redirect === 'string' ? redirect : redirect.search}`, undefined, { headers: browser.headers() });
+  browser.keep(res.headers);
   return res;
 }
 
-/** The whole flow: authorize → login at the provider → callback. */
+/** The whole flow in one fresh browser: authorize → login at the provider → callback. */
 async function signInWithProvider(app: TestApp, login: string, opts: { token?: string; callbackURL?: string } = {}) {
-  const authUrl = await authorize(app, opts);
+  const browser = new Browser();
+  const authUrl = await authorize(app, browser, opts);
   const redirect = await loginAtProvider(authUrl.href, login, REDIRECT_URI);
-  return { authUrl, redirect, res: await callback(app, redirect) };
+  return { authUrl, redirect, res: await callback(app, redirect, browser) };
 }
+
+/** OpenID Connect Core §3.1.3.6: the left half of the SHA-256 of the access token, base64url (RS256). */
+const atHash = (accessToken: string) => createHash('sha256').update(accessToken).digest().subarray(0, 16).toString('base64url');
 
 const jwks = () => createRemoteJWKSet(new URL(`${provider.issuer}/jwks`));
 
 describe('custom OAuth sign-in', () => {
   it('redirects to the provider with state, nonce and PKCE (S256), and keeps the state in Redis for a while', async () => {
-    const url = await authorize(t);
+    const before = Date.now();
+    const url = await authorize(t, new Browser());
     expect(url.origin).toBe(provider.issuer);
     const q = url.searchParams;
     expect(q.get('response_type')).toBe('code');
@@ -106,7 +119,9 @@ describe('custom OAuth sign-in', () => {
     expect(q.get('nonce')).toMatch(/^[\w-]{40,}$/);
     const key = `${t.queuePrefix}:oauth:state:${q.get('state')}`;
     const ttl = await redis.pttl(key);
-    expect(ttl).toBeGreaterThan(9 * 60_000);
+    const elapsed = Date.now() - before;
+    // 10 minutes from when it was stored, somewhere in the last `elapsed` ms
+    expect(ttl).toBeGreaterThanOrEqual(10 * 60_000 - elapsed);
     expect(ttl).toBeLessThanOrEqual(10 * 60_000);
     const stored = JSON.parse((await redis.get(key))!);
     expect(stored).toEqual({ codeVerifier: expect.any(String), nonce: q.get('nonce'), callbackURL: null, linkUserId: null, browserBinding: expect.any(String) });
@@ -114,7 +129,9 @@ describe('custom OAuth sign-in', () => {
 
   it('signs a new user in, stores the provider account encrypted, and serves a verifiable id token', async () => {
     const p = providerUser({ name: 'Grace Hopper' });
+    const before = Math.floor(Date.now() / 1000);
     const { authUrl, res } = await signInWithProvider(t, p.login);
+    const after = Math.ceil(Date.now() / 1000);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       token: expect.any(String),
@@ -133,8 +150,12 @@ describe('custom OAuth sign-in', () => {
     expect(a.provider_id).toBe('custom');
     expect(a.account_id).toBe(p.login);
     expect(a.scope).toContain('openid');
-    expect(a.id_token_expires_at.getTime()).toBeGreaterThan(Date.now());
-    expect(a.access_token_expires_at.getTime()).toBeGreaterThan(Date.now());
+    // The id token's own expiry; the access token's from its expires_in (the provider's TTL, 1 h).
+    const stored = decodeJwt(crypto.decrypt(a.id_token));
+    expect(a.id_token_expires_at.getTime()).toBe(stored.exp! * 1000);
+    expect(stored.exp! - stored.iat!).toBe(3600);
+    expect(a.access_token_expires_at.getTime() / 1000).toBeGreaterThanOrEqual(before + 3600);
+    expect(a.access_token_expires_at.getTime() / 1000).toBeLessThanOrEqual(after + 3600);
     for (const col of ['id_token', 'access_token', 'refresh_token']) {
       expect(a[col]).toMatch(/^v1:/); // CryptoService ciphertext, never the token itself
       expect(a[col]).not.toMatch(/^ey/);
@@ -196,33 +217,35 @@ describe('custom OAuth sign-in', () => {
 
   it('refuses a tampered, unknown or used state with 400, and a tampered state does not spend the real one', async () => {
     const p = providerUser();
-    const authUrl = await authorize(t);
+    const browser = new Browser();
+    const authUrl = await authorize(t, browser);
     const redirect = await loginAtProvider(authUrl.href, p.login, REDIRECT_URI);
     const state = redirect.searchParams.get('state')!;
     const tampered = new URL(redirect);
     tampered.searchParams.set('state', (state[0] === 'A' ? 'B' : 'A') + state.slice(1));
-    const bad = await callback(t, tampered);
+    const bad = await callback(t, tampered, browser);
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: 'Invalid or expired OAuth state' });
-    const none = await callback(t, `?code=${redirect.searchParams.get('code')}`);
+    const none = await callback(t, `?code=${redirect.searchParams.get('code')}`, browser);
     expect(none.status).toBe(400);
     expect(none.body).toEqual({ message: 'Invalid or expired OAuth state' });
 
-    const ok = await callback(t, redirect);
+    const ok = await callback(t, redirect, browser);
     expect(ok.status).toBe(200);
-    const replay = await callback(t, redirect);
+    const replay = await callback(t, redirect, browser);
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual({ message: 'Invalid or expired OAuth state' });
   });
 
   it('refuses an id token whose nonce is not the one stored for the state', async () => {
     const p = providerUser();
-    const authUrl = await authorize(t);
+    const browser = new Browser();
+    const authUrl = await authorize(t, browser);
     const key = `${t.queuePrefix}:oauth:state:${authUrl.searchParams.get('state')}`;
     const stored = JSON.parse((await redis.get(key))!);
     await redis.set(key, JSON.stringify({ ...stored, nonce: 'some-other-nonce' }), 'PX', 60_000);
     const redirect = await loginAtProvider(authUrl.href, p.login, REDIRECT_URI);
-    const res = await callback(t, redirect);
+    const res = await callback(t, redirect, browser);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'Invalid ID token' });
     expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(0);
@@ -230,12 +253,13 @@ describe('custom OAuth sign-in', () => {
 
   it("refuses a code replayed against another flow's state (its PKCE verifier and nonce do not match)", async () => {
     const p = providerUser();
-    const flowA = await authorize(t);
-    const flowB = await authorize(t);
+    const browser = new Browser(); // both flows in one browser, so B's cookie comes with the callback
+    const flowA = await authorize(t, browser);
+    const flowB = await authorize(t, browser);
     const redirectA = await loginAtProvider(flowA.href, p.login, REDIRECT_URI);
     const crossed = new URL(redirectA);
     crossed.searchParams.set('state', flowB.searchParams.get('state')!);
-    const res = await callback(t, crossed);
+    const res = await callback(t, crossed, browser);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'OAuth code exchange failed: invalid_grant' });
     expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(0);
@@ -258,26 +282,28 @@ describe('custom OAuth sign-in', () => {
     expect(stored.browserBinding).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(secret);
 
-    keepCookies(res.headers);
+    const browser = new Browser();
+    browser.keep(res.headers);
     const redirect = await loginAtProvider(res.headers.get('location')!, p.login, REDIRECT_URI);
-    const done = await callback(t, redirect);
+    const done = await callback(t, redirect, browser);
     expect(done.status).toBe(200);
     expect(done.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${cookie.split('=')[0]}=; .*Max-Age=0`))]);
   });
 
   it("refuses a callback from a browser without the flow's cookie (login CSRF) and creates nobody", async () => {
     const p = providerUser();
-    const authUrl = await authorize(t); // the attacker's browser
+    const authUrl = await authorize(t, new Browser()); // the attacker's browser
     const redirect = await loginAtProvider(authUrl.href, p.login, REDIRECT_URI);
-    const res = await callback(t, redirect, 'other'); // the victim's browser, lured to the callback URL
+    const res = await callback(t, redirect, new Browser()); // the victim's browser, lured to the callback URL
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'OAuth state was not issued to this browser' });
     expect(res.headers.get('set-auth-token')).toBeNull();
     expect(await sql(t.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [p.email])).toHaveLength(0);
     // A wrong secret under the right cookie name is refused too.
-    const again = await authorize(t);
+    const browser = new Browser();
+    const again = await authorize(t, browser);
     const redirect2 = await loginAtProvider(again.href, p.login, REDIRECT_URI);
-    const name = [...browserCookies.keys()].pop()!;
+    const [name] = [...browser.cookies.keys()];
     const forged = await t.api.get(`/auth/oauth2/callback/custom${redirect2.search}`, undefined, { headers: { cookie: `${name}=${'x'.repeat(43)}` } });
     expect(forged.status).toBe(400);
     expect(forged.body).toEqual({ message: 'OAuth state was not issued to this browser' });
@@ -286,17 +312,18 @@ describe('custom OAuth sign-in', () => {
   it("cannot be used to link a victim's provider account to an attacker's user", async () => {
     const attacker = await t.api.signUp();
     const victim = providerUser();
-    const authUrl = await authorize(t, { token: attacker.token }); // the attacker starts a link flow
+    const authUrl = await authorize(t, new Browser(), { token: attacker.token }); // the attacker starts a link flow
     const redirect = await loginAtProvider(authUrl.href, victim.login, REDIRECT_URI); // the victim signs in at the provider
-    const res = await callback(t, redirect, 'other');
+    const res = await callback(t, redirect, new Browser());
     expect(res.status).toBe(400);
     expect(await sql(t.databaseUrl, `SELECT 1 FROM account WHERE user_id = $1`, [attacker.user.id])).toHaveLength(0);
     expect((await t.api.get('/oauth/id-token', attacker.token)).body).toEqual({ idToken: null });
   });
 
   it("reports the provider's refusal (e.g. the user cancelled) as 400", async () => {
-    const authUrl = await authorize(t);
-    const res = await callback(t, `?error=access_denied&state=${authUrl.searchParams.get('state')}`);
+    const browser = new Browser();
+    const authUrl = await authorize(t, browser);
+    const res = await callback(t, `?error=access_denied&state=${authUrl.searchParams.get('state')}`, browser);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'OAuth provider refused the sign-in: access_denied' });
   });
@@ -313,9 +340,9 @@ describe('custom OAuth sign-in', () => {
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe(p.email);
 
-    const onApi = await authorize(t, { callbackURL: `${PUBLIC_API_URL}/done` });
+    const onApi = await authorize(t, new Browser(), { callbackURL: `${PUBLIC_API_URL}/done` });
     expect(onApi.origin).toBe(provider.issuer);
-    const path = await authorize(t, { callbackURL: '/welcome' });
+    const path = await authorize(t, new Browser(), { callbackURL: '/welcome' });
     expect(JSON.parse((await redis.get(`${t.queuePrefix}:oauth:state:${path.searchParams.get('state')}`))!).callbackURL).toBe(
       `${CLIENT_URL}/welcome`,
     );
@@ -429,32 +456,37 @@ describe('GET /oauth/id-token', () => {
     const token = res.body.token;
     const first = (await t.api.get('/oauth/id-token', token)).body.idToken;
     const before = (await sql(t.databaseUrl, `SELECT * FROM account WHERE account_id = $1`, [p.login]))[0];
+    expect(decodeJwt(first).at_hash).toBe(atHash(crypto.decrypt(before.access_token)));
 
     // Forcing expiry in the database: the stored token is served until then, and refreshed after.
     expect((await t.api.get('/oauth/id-token', token)).body.idToken).toBe(first);
     await sql(t.databaseUrl, `UPDATE account SET id_token_expires_at = now() - interval '1 minute' WHERE account_id = $1`, [p.login]);
-    await new Promise((r) => setTimeout(r, 1100)); // a new iat
     const refreshed = await t.api.get('/oauth/id-token', token);
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.idToken).not.toBe(first);
     const { payload } = await jwtVerify(refreshed.body.idToken, jwks(), { issuer: provider.issuer, audience: provider.clientId });
     expect(payload.sub).toBe(p.login);
-    expect(payload.iat!).toBeGreaterThan(decodeJwt(first).iat!);
+    expect(payload.iat!).toBeGreaterThanOrEqual(decodeJwt(first).iat!);
 
     const after = (await sql(t.databaseUrl, `SELECT * FROM account WHERE account_id = $1`, [p.login]))[0];
-    expect(after.id_token).not.toBe(before.id_token);
+    // What is served is what was stored, and it was issued with the new access token (its at_hash):
+    // a token of this refresh, not the first one re-served, even within the same second.
+    expect(crypto.decrypt(after.id_token)).toBe(refreshed.body.idToken);
     expect(after.access_token).not.toBe(before.access_token);
+    expect(payload.at_hash).toBe(atHash(crypto.decrypt(after.access_token)));
     expect(after.refresh_token).not.toBe(before.refresh_token); // the provider rotates refresh tokens
     expect(after.refresh_token).toMatch(/^v1:/);
-    expect(after.id_token_expires_at.getTime()).toBeGreaterThan(Date.now());
+    expect(after.id_token_expires_at.getTime()).toBe(payload.exp! * 1000);
 
     // the rotated refresh token was stored: a second forced expiry refreshes again
     await sql(t.databaseUrl, `UPDATE account SET id_token_expires_at = now() - interval '1 minute' WHERE account_id = $1`, [p.login]);
-    await new Promise((r) => setTimeout(r, 1100));
     const again = await t.api.get('/oauth/id-token', token);
     expect(again.status).toBe(200);
     expect(again.body.idToken).not.toBe(refreshed.body.idToken);
-    await jwtVerify(again.body.idToken, jwks(), { issuer: provider.issuer, audience: provider.clientId });
+    const third = await jwtVerify(again.body.idToken, jwks(), { issuer: provider.issuer, audience: provider.clientId });
+    const latest = (await sql(t.databaseUrl, `SELECT access_token, refresh_token FROM account WHERE account_id = $1`, [p.login]))[0];
+    expect(third.payload.at_hash).toBe(atHash(crypto.decrypt(latest.access_token)));
+    expect(latest.refresh_token).not.toBe(after.refresh_token);
   });
 
   it('keeps serving the stored token and stops refreshing when the provider refuses the refresh token', async () => {
@@ -513,19 +545,14 @@ describe('when custom OAuth is not configured', () => {
   });
 });
 
-describe('a provider that is down at boot, and closed registration', () => {
+describe('a provider that is down at boot', () => {
   let late: TestOidcProvider | undefined;
   let app: TestApp;
-  const port = freePort();
+  let port: number;
   const secret = randomBytes(16).toString('hex');
-  const users = new Map<string, ProviderUser>();
   beforeAll(async () => {
-    app = await startTestApp({
-      ...oauthEnv(provider),
-      CUSTOM_OAUTH_ISSUER: `http://127.0.0.1:${await port}`,
-      CUSTOM_OAUTH_CLIENT_SECRET: secret,
-      DISABLE_REGISTRATION: 'true',
-    });
+    port = await freePort();
+    app = await startTestApp({ ...oauthEnv(provider), CUSTOM_OAUTH_ISSUER: `http://127.0.0.1:${port}`, CUSTOM_OAUTH_CLIENT_SECRET: secret });
   });
   afterAll(async () => {
     await app?.close();
@@ -538,20 +565,32 @@ describe('a provider that is down at boot, and closed registration', () => {
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ message: 'OAuth provider unavailable' });
 
-    late = await startOidcProvider({ redirectUri: REDIRECT_URI, port: await port, clientSecret: secret, users });
+    late = await startOidcProvider({ redirectUri: REDIRECT_URI, port, clientSecret: secret });
     const up = await app.api.get('/auth/oauth2/authorize/custom');
     expect(up.status).toBe(302);
     expect(up.headers.get('location')!.startsWith(`${late.issuer}/`)).toBe(true);
+    const stranger = providerUser({}, late.users);
+    const signedIn = await signInWithProvider(app, stranger.login);
+    expect(signedIn.res.status).toBe(200);
+    expect(signedIn.res.body.user.email).toBe(stranger.email);
   });
+});
+
+describe('closed registration', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ ...oauthEnv(provider), DISABLE_REGISTRATION: 'true' });
+  });
+  afterAll(() => app?.close());
 
   it('refuses to create a user while registration is closed, unless the email is invited', async () => {
-    const stranger = providerUser({}, users);
+    const stranger = providerUser();
     const refused = await signInWithProvider(app, stranger.login);
     expect(refused.res.status).toBe(403);
     expect(refused.res.body).toEqual({ message: 'Registration is disabled' });
     expect(await sql(app.databaseUrl, `SELECT 1 FROM "user" WHERE email = $1`, [stranger.email])).toHaveLength(0);
 
-    const invited = providerUser({}, users);
+    const invited = providerUser();
     const [ws] = await sql(app.databaseUrl, `INSERT INTO workspace (name, slug) VALUES ('Closed', $1) RETURNING id`, [`closed-${invited.login}`]);
     await sql(
       app.databaseUrl,

@@ -37,6 +37,7 @@ describe('workspaces (organizations)', () => {
     const u = await t.api.signUp();
     const a = await t.api.post('/auth/organization/create', { name: 'Same Name' }, u.token);
     const b = await t.api.post('/auth/organization/create', { name: 'Same Name' }, u.token);
+    expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.slug).toBe('same-name');
     expect(b.body.slug).toMatch(/^same-name-[a-z0-9]+$/);
     const c = await t.api.post('/auth/organization/create', { name: 'Other', slug: 'same-name' }, u.token);
@@ -69,8 +70,11 @@ describe('workspaces (organizations)', () => {
 
     const byOwner = await t.api.post('/auth/organization/update', body('Renamed'), owner.token);
     expect(byOwner.status).toBe(200);
-    expect(byOwner.body.name).toBe('Renamed');
-    expect((await t.api.post('/auth/organization/update', body('By admin'), admin.token)).status).toBe(200);
+    expect(byOwner.body).toEqual({ ...ws, name: 'Renamed' }); // the whole record; only the name changed
+    expect((await t.api.get(full(ws.id), owner.token)).body).toMatchObject({ ...ws, name: 'Renamed' });
+    const byAdmin = await t.api.post('/auth/organization/update', body('By admin'), admin.token);
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body).toEqual({ ...ws, name: 'By admin' });
     for (const u of [member, viewer]) {
       const res = await t.api.post('/auth/organization/update', body('Nope'), u.token);
       expect(res.status).toBe(403);
@@ -89,6 +93,8 @@ describe('workspaces (organizations)', () => {
     const members = await t.api.get(`/auth/organization/list-members?organizationId=${ws.id}`, member.token);
     expect(members.body.map((m: any) => m.role).sort()).toEqual(['admin', 'member', 'owner', 'viewer']);
     expect(members.body[0].user).toEqual(expect.objectContaining({ id: owner.user.id, email: owner.user.email }));
+    // refused renames changed nothing: a re-read shows the admin's name
+    expect((await t.api.get(full(ws.id), owner.token)).body).toMatchObject({ ...ws, name: 'By admin' });
     const [row] = await sql(t.databaseUrl, `SELECT name FROM workspace WHERE id = $1`, [ws.id]);
     expect(row.name).toBe('By admin');
   });
@@ -138,13 +144,16 @@ describe('workspaces (organizations)', () => {
     await addMember(t.databaseUrl, ws.id, editor.user.id, 'viewer,renamer');
     const ok = await t.api.post('/auth/organization/update', { organizationId: ws.id, data: { name: 'Custom renamed' } }, editor.token);
     expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ ...ws, name: 'Custom renamed' });
+    expect((await t.api.get(full(ws.id), owner.token)).body.name).toBe('Custom renamed');
     const no = await t.api.post('/auth/organization/delete', { organizationId: ws.id }, editor.token);
-    expect(no.status).toBe(403);
+    expect([no.status, no.body]).toEqual([403, { message: 'Insufficient permissions' }]);
     // the same role name in another workspace grants nothing here
     const ws2 = await t.api.createWorkspace(owner.token, 'Other');
     await addMember(t.databaseUrl, ws2.id, editor.user.id, 'renamer');
     const none = await t.api.post('/auth/organization/update', { organizationId: ws2.id, data: { name: 'x' } }, editor.token);
-    expect(none.status).toBe(403);
+    expect([none.status, none.body]).toEqual([403, { message: 'Insufficient permissions' }]);
+    expect((await t.api.get(full(ws2.id), owner.token)).body.name).toBe('Other');
   });
 
   it('logo and avatar must be http(s) URLs', async () => {

@@ -1,4 +1,5 @@
 import { SearchStatsService } from '../../src/modules/search/search-stats.service';
+import { Workspace } from '../support/api';
 import { startTestApp, TestApp } from '../support/app';
 import { addMember, sql } from '../support/fixtures';
 
@@ -41,8 +42,8 @@ async function activity(taskId: string, type: string, content: string | null, us
 describe('GET /search', () => {
   let owner: Awaited<ReturnType<TestApp['api']['signUp']>>;
   let stranger: Awaited<ReturnType<TestApp['api']['signUp']>>;
-  let ws: { id: string };
-  let otherWs: { id: string };
+  let ws: Workspace;
+  let otherWs: Workspace;
   let api: string;
   let web: string;
   const ids: Record<string, string> = {};
@@ -100,7 +101,7 @@ describe('GET /search', () => {
       isPublic: false,
       archivedAt: null,
     });
-    expect(res.body.workspaces).toEqual([expect.objectContaining({ id: ws.id, name: 'Zebra Works', slug: expect.any(String) })]);
+    expect(res.body.workspaces).toEqual([{ ...ws, name: 'Zebra Works', slug: 'zebra-works' }]);
     expect(res.body.comments.map((c: any) => c.id)).toEqual([ids.comment]);
     expect(res.body.comments[0]).toEqual({
       id: ids.comment,

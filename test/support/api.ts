@@ -12,6 +12,17 @@ export interface Auth {
   user: { id: string; name: string; email: string };
 }
 
+/** A workspace record as the organization routes answer it. */
+export interface Workspace {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: string | null;
+  description: string | null;
+  createdAt: string;
+}
+
 type Opts = { token?: string; headers?: Record<string, string>; raw?: string };
 
 /** A small HTTP client over fetch: real requests to the running app. */
@@ -63,10 +74,10 @@ export class Api {
     return { ...res.body, password };
   }
 
-  /** Creates a workspace owned by `token`'s user. */
+  /** Creates a workspace owned by `token`'s user; answers the workspace record. */
   async createWorkspace(token: string, name = `WS ${randomBytes(3).toString('hex')}`) {
     const res = await this.post('/auth/organization/create', { name }, token);
     if (res.status !== 200) throw new Error(`create workspace failed: ${res.status} ${res.text}`);
-    return res.body as { id: string; name: string; slug: string };
+    return res.body as Workspace;
   }
 }

@@ -1,4 +1,4 @@
-import { AddressInfo, createServer } from 'node:net';
+import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import { ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -82,4 +82,47 @@ export async function freePort(): Promise<number> {
   const { port } = srv.address() as AddressInfo;
   await new Promise<void>((resolve) => srv.close(() => resolve()));
   return port;
+}
+
+/**
+ * A server that accepts connections on `port` and never says a word: an SMTP server hanging
+ * before its greeting. A send to it stays in progress until the test calls close(), so the test
+ * decides when that attempt ends.
+ */
+export class SilentServer {
+  private readonly sockets = new Set<Socket>();
+  private onConnect: (() => void)[] = [];
+
+  private constructor(private readonly server: Server) {
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => this.sockets.delete(socket));
+      for (const resolve of this.onConnect.splice(0)) resolve();
+    });
+  }
+
+  static async start(port: number): Promise<SilentServer> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    return new SilentServer(server);
+  }
+
+  /** Resolves once a client holds a connection (at once if one does already). */
+  connected(timeoutMs = 15_000): Promise<void> {
+    if (this.sockets.size) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`nobody connected within ${timeoutMs} ms`)), timeoutMs);
+      this.onConnect.push(() => (clearTimeout(timer), resolve()));
+    });
+  }
+
+  /** Drops every connection (the client sees it closed) and stops listening. */
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
 }
