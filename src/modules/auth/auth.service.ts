@@ -14,7 +14,10 @@ import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator'
 import { ApiKey } from './api-key.entity';
 import { CreateApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
 import { Session } from './session.entity';
-import { toUserRecord, User, UserRecord } from './user.entity';
+import { toApiKeyRecord } from './api-key.record';
+import { toSessionRecord } from './session.record';
+import { User } from './user.entity';
+import { toUserRecord, UserRecord } from './user.record';
 
 export const JWT_ALGORITHM = 'HS256';
 const SIGN_UP_LOCK_KEY = 7_261_301_118;
@@ -130,10 +133,7 @@ export class AuthService {
     const u = await this.ds.getRepository(User).findOneByOrFail({ id: user.id });
     if (!user.sessionId) return { session: null, user: toUserRecord(u) };
     const s = await this.ds.getRepository(Session).findOneByOrFail({ id: user.sessionId });
-    return {
-      session: { id: s.id, userId: s.userId, expiresAt: s.expiresAt.toISOString(), activeOrganizationId: s.activeOrganizationId },
-      user: toUserRecord(u),
-    };
+    return { session: toSessionRecord(s), user: toUserRecord(u) };
   }
 
   async setActiveOrganization(sessionId: string | undefined, organizationId: string | null): Promise<void> {
@@ -169,12 +169,12 @@ export class AuthService {
       permissions: dto.permissions ?? null,
       expiresAt,
     });
-    return { ...this.toApiKeyRecord(entity), key };
+    return { ...toApiKeyRecord(entity), key };
   }
 
   async listApiKeys(user: AuthUser) {
     const keys = await this.ds.getRepository(ApiKey).find({ where: { userId: user.id }, order: { createdAt: 'DESC' } });
-    return keys.map((k) => this.toApiKeyRecord(k));
+    return keys.map(toApiKeyRecord);
   }
 
   async deleteApiKey(user: AuthUser, keyId: string): Promise<{ success: true }> {
@@ -199,17 +199,6 @@ export class AuthService {
     const r = rows[0];
     const apiKey: ApiKeyPrincipal = { id: r.id, permissions: r.permissions ?? null, expiresAt: r.expires_at ? new Date(r.expires_at) : null };
     return { id: r.user_id, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, apiKey, activeOrganizationId: null };
-  }
-
-  private toApiKeyRecord(k: ApiKey) {
-    return {
-      id: k.id,
-      name: k.name,
-      start: k.start,
-      permissions: k.permissions,
-      createdAt: k.createdAt.toISOString(),
-      expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,
-    };
   }
 
   private async hasPendingInvitation(email: string): Promise<boolean> {

@@ -16,13 +16,18 @@ import { CryptoService } from '../../common/crypto/crypto.service';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { normalizeEmail } from '../../common/validation/email';
 import { AuthService, JWT_ALGORITHM, SessionClient } from '../auth/auth.service';
-import { toUserRecord, User, UserRecord } from '../auth/user.entity';
-import { Account, CUSTOM_PROVIDER_ID } from './account.entity';
+import { User } from '../auth/user.entity';
+import { toUserRecord, UserRecord } from '../auth/user.record';
+import { Account } from './account.entity';
+import { toAccountRecord } from './account.record';
 import { AccountRepository } from './account.repository';
 import { bindingCookie, bindingCookieName, bindingMatches, newBrowserBinding, readCookie } from './oauth-browser-binding';
 import { OAuthStateStore } from './oauth-state.store';
 import { resolveCallbackUrl } from './oauth-urls';
 import { OidcClientService, ProviderSignIn, safeCode } from './oidc-client.service';
+
+/** The provider id of the one configured OpenID provider (the `custom` in its routes). */
+export const CUSTOM_PROVIDER_ID = 'custom';
 
 // Refresh a little before the id token expires, so that the caller gets one it can still use.
 const REFRESH_MARGIN_MS = 60_000;
@@ -100,7 +105,7 @@ export class OAuthService {
   async listAccounts(user: AuthUser): Promise<Array<{ id: string; providerId: string; accountId: string; scope: string | null; createdAt: string }>> {
     this.assertWholeIdentity(user);
     const rows = await this.ds.manager.find(Account, { where: { userId: user.id }, order: { createdAt: 'ASC' } });
-    return rows.map((a) => ({ id: a.id, providerId: a.providerId, accountId: a.accountId, scope: a.scope, createdAt: a.createdAt.toISOString() }));
+    return rows.map(toAccountRecord);
   }
 
   /**

@@ -9,19 +9,3 @@ export class Member {
   @Column('text') role: string;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }
-
-export interface MemberRecord {
-  id: string;
-  userId: string;
-  organizationId: string;
-  role: string;
-  createdAt: string;
-}
-
-export const toMemberRecord = (m: Member): MemberRecord => ({
-  id: m.id,
-  userId: m.userId,
-  organizationId: m.organizationId,
-  role: m.role,
-  createdAt: m.createdAt.toISOString(),
-});

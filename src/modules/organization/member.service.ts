@@ -6,7 +6,8 @@ import { ResolvedScope } from '../../common/decorators/require-permission.decora
 import { isUuid } from '../../common/pipes/id.pipe';
 import { normalizeEmail } from '../../common/validation/email';
 import { UpdateMemberRoleDto } from './dto/member.dto';
-import { Member, toMemberRecord } from './member.entity';
+import { Member } from './member.entity';
+import { toMemberRecord } from './member.record';
 import { assertCanGrant, grantablePermissions, isOwner, lockWorkspace, MEMBER_IS_OWNER_SQL } from './organization-access';
 import { RoleService } from './role.service';
 

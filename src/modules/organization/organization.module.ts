@@ -15,7 +15,8 @@ import { ORGANIZATION_SCOPE_KINDS } from './organization.scopes';
 import { OrganizationService } from './organization.service';
 import { RoleService } from './role.service';
 import { TeamController } from './team.controller';
-import { Team, TeamMember } from './team.entity';
+import { TeamMember } from './team-member.entity';
+import { Team } from './team.entity';
 import { TeamService } from './team.service';
 import { Workspace } from './workspace.entity';
 

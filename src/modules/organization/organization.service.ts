@@ -4,14 +4,21 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { AuthService } from '../auth/auth.service';
-import { toUserRecord, User } from '../auth/user.entity';
+import { User } from '../auth/user.entity';
+import { toUserRecord } from '../auth/user.record';
 import { CreateOrganizationDto, WorkspaceFieldsDto } from './dto/organization.dto';
-import { Invitation, toInvitationRecord } from './invitation.entity';
-import { Member, toMemberRecord } from './member.entity';
+import { Invitation } from './invitation.entity';
+import { toInvitationRecord } from './invitation.record';
+import { Member } from './member.entity';
+import { toMemberRecord } from './member.record';
 import { isUniqueViolation } from './organization-access';
 import { OrganizationRole } from './organization-role.entity';
-import { Team, TeamMember, toTeamRecord } from './team.entity';
-import { toWorkspaceRecord, Workspace } from './workspace.entity';
+import { toOrganizationRoleRecord } from './organization-role.record';
+import { TeamMember } from './team-member.entity';
+import { Team } from './team.entity';
+import { toTeamRecord } from './team.record';
+import { Workspace } from './workspace.entity';
+import { toWorkspaceRecord } from './workspace.record';
 
 export function slugify(s: string): string {
   const slug = s
@@ -137,14 +144,6 @@ export class OrganizationService {
 
   async listRoles(workspaceId: string) {
     const rows = await this.ds.getRepository(OrganizationRole).find({ where: { organizationId: workspaceId }, order: { createdAt: 'ASC' } });
-    return rows.map((r) => ({
-      id: r.id,
-      organizationId: r.organizationId,
-      role: r.role,
-      permission: r.permission,
-      additionalFields: r.additionalFields,
-      createdAt: r.createdAt.toISOString(),
-      updatedAt: r.updatedAt.toISOString(),
-    }));
+    return rows.map(toOrganizationRoleRecord);
   }
 }

@@ -7,6 +7,7 @@ import { AccessService } from '../../common/permissions/access.service';
 import { invalidPermission, isStaticRole, splitRoles } from '../../common/permissions/permissions';
 import { CreateRoleDto } from './dto/role.dto';
 import { OrganizationRole } from './organization-role.entity';
+import { toCreatedRoleRecord } from './organization-role.record';
 import { assertCanGrant, grantablePermissions, isUniqueViolation, lockWorkspace, PermissionSets, roleList } from './organization-access';
 
 export const MAX_ROLES_PER_WORKSPACE = 25;
@@ -82,7 +83,7 @@ export class RoleService {
       });
       return {
         success: true as const,
-        roleData: { id: role.id, organizationId: role.organizationId, role: role.role, permission: role.permission, createdAt: role.createdAt.toISOString() },
+        roleData: toCreatedRoleRecord(role),
         statements: permission,
       };
     } catch (err) {

@@ -4,17 +4,12 @@ import { DataSource } from 'typeorm';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { TeamDataDto } from './dto/team.dto';
 import { lockWorkspace } from './organization-access';
-import { Team, TeamMember, toTeamRecord } from './team.entity';
+import { TeamMember } from './team-member.entity';
+import { Team } from './team.entity';
+import { toTeamMemberRecord, toTeamRecord } from './team.record';
 
 export const MAX_TEAMS_PER_WORKSPACE = 10;
 const NOT_A_MEMBER = 'User is not a member of this organization';
-
-export const toTeamMemberRecord = (tm: TeamMember) => ({
-  id: tm.id,
-  teamId: tm.teamId,
-  userId: tm.userId,
-  createdAt: tm.createdAt.toISOString(),
-});
 
 /** Teams of one workspace. Every method takes the workspace first (the guard resolved it). */
 @Injectable()
