@@ -4,7 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { normalizeEmail } from '../../common/validation/email';
-import { EmailOutboxService } from '../mail/email-outbox.service';
+import { OutboxService } from '../../queue/outbox.service';
+import { QueueName } from '../../queue/queues';
 import { AuthService } from '../auth/auth.service';
 import { UserRepository } from '../auth/user.repository';
 import { InviteMemberDto } from './dto/invitation.dto';
@@ -32,7 +33,7 @@ export class InvitationService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly roles: RoleService,
     private readonly teamService: TeamService,
-    private readonly outbox: EmailOutboxService,
+    private readonly outbox: OutboxService,
     private readonly auth: AuthService,
     private readonly invitations: InvitationRepository,
     private readonly members: MemberRepository,
@@ -74,10 +75,12 @@ export class InvitationService {
         if (pending) await this.invitations.setStatus(workspaceId, pending, 'canceled', m);
         inv = await this.invitations.insertPending(workspaceId, { email, role: roles.join(','), inviterId: user.id, teamId, expiresAt, sendCount: 1 }, m);
       }
-      await this.outbox.request(m, {
+      await this.outbox.enqueue(m, {
+        queue: QueueName.Email,
         name: INVITATION_EMAIL_JOB,
-        jobId: `invitation-${inv.id}-${inv.sendCount}`,
-        data: { invitationId: inv.id, send: inv.sendCount } satisfies InvitationEmailJob,
+        // One id per email (send_count grows with each resend): asking twice for a send queues it once.
+        id: `invitation-${inv.id}-${inv.sendCount}`,
+        payload: { invitationId: inv.id, send: inv.sendCount } satisfies InvitationEmailJob,
       });
       return inv;
     });
