@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { OUTBOX_CHANNEL } from './outbox.repository';
+import { OutboxRepository } from './outbox.repository';
 
 /** How the listening connection shows in pg_stat_activity. */
 export const OUTBOX_LISTENER_NAME = 'tandem-outbox-listener';
@@ -25,7 +25,10 @@ export class OutboxListener {
   private stopped = false;
   private lost = false;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly outbox: OutboxRepository,
+  ) {}
 
   start(wake: () => void): void {
     this.wake = wake;
@@ -51,7 +54,7 @@ export class OutboxListener {
     client.on('end', () => this.dropped(client, new Error('connection closed')));
     try {
       await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      await this.outbox.listen(client);
     } catch (err) {
       this.dropped(client, err as Error);
       return;

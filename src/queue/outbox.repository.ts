@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 
 /** The notification channel an insert into the outbox signals (a trigger; see the Outbox migration). */
@@ -56,6 +57,14 @@ export class OutboxRepository {
   }
 
   /** Counts a failed publication of the rows, with its reason, for whoever looks at a backlog. */
+  /**
+   * Subscribes `client` to OUTBOX_CHANNEL. LISTEN belongs to a session, so `client` must be a
+   * connection of its own, not one lent by the pool.
+   */
+  async listen(client: Client): Promise<void> {
+    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+  }
+
   async recordFailure(ids: string[], reason: string, m: EntityManager = this.ds.manager): Promise<void> {
     await m.query(`UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::text[])`, [ids, reason.slice(0, 500)]);
   }

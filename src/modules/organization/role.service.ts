@@ -50,7 +50,7 @@ export class RoleService {
    * Validates role input against the static roles and the workspace's custom roles and returns
    * the clean list with the union of its permissions. An unknown name → 400.
    */
-  async resolve(workspaceId: string, input: string | string[], m: EntityManager = this.ds.manager): Promise<{ roles: string[]; permissions: PermissionSets }> {
+  async resolve(workspaceId: string, input: string | string[], m?: EntityManager): Promise<{ roles: string[]; permissions: PermissionSets }> {
     const roles = roleList(input);
     if (!roles.length) throw new BadRequestException('role is required');
     const custom = roles.filter((r) => !isStaticRole(r));
@@ -63,7 +63,7 @@ export class RoleService {
   }
 
   /** The permissions a stored (comma-joined) role grants today; a custom role deleted since grants nothing. */
-  async storedRolePermissions(workspaceId: string, storedRole: string, m: EntityManager = this.ds.manager): Promise<PermissionSets> {
+  async storedRolePermissions(workspaceId: string, storedRole: string, m?: EntityManager): Promise<PermissionSets> {
     return this.access.permissionsFor(workspaceId, splitRoles(storedRole), m);
   }
 
