@@ -29,7 +29,7 @@ const toInt = ({ value }: { value: unknown }) => {
   return /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
 };
 
-/** Environment variables as they arrive; validated once at boot (decisions §9). */
+/** Environment variables as they arrive; validated once at boot (README.md, Configuration). */
 class EnvSchema {
   @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 
 const VERSION = 'v1';
 
-/** The one place secrets are encrypted at rest: AES-256-GCM under ENCRYPTION_KEY (decisions §8). */
+/** The one place secrets are encrypted at rest: AES-256-GCM under ENCRYPTION_KEY. */
 @Injectable()
 export class CryptoService {
   private readonly key: Buffer;

@@ -1,4 +1,4 @@
-/** Masks of decisions §6: `…` is U+2026, `•` U+2022. */
+/** Masks for secrets shown back to clients: `…` is U+2026, `•` U+2022. */
 export function maskSecret(secret: string | null | undefined): string {
   if (!secret) return '';
   return secret.length > 8 ? `${secret.slice(0, 4)}\u2026${secret.slice(-4)}` : '\u2022\u2022\u2022\u2022';

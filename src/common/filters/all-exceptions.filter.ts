@@ -12,7 +12,7 @@ export function messageOf(exception: HttpException): string {
 }
 
 /**
- * The one error path (decisions §1): every error body is exactly {message}
+ * The one error path: every error body is exactly {message}
  * (routes marked with @ErrorBodyKey('error') answer {error} instead); 5xx never leak internals
  * and are logged with the request id.
  */

@@ -8,7 +8,7 @@ import { hasPermission } from '../permissions/permissions';
 import { ScopeRegistry } from '../permissions/scope-registry';
 
 /**
- * The one authorization path (decisions §3): finds the workspace of the route's resource,
+ * The one authorization path (docs/decisions-local.md, Organization management): finds the workspace of the route's resource,
  * answers 404 to non-members (a foreign tenant's object is never revealed), 403 to members
  * without the permission. (API keys whose scopes lack it were refused by the AuthGuard already.)
  * Reads (action 'read') need membership only, as any member reads.

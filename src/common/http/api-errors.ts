@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtension, ApiProperty, ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-/** Every error body (decisions §1). */
+/** Every error body. */
 export class ErrorBody {
   @ApiProperty({ example: 'Team not found' })
   message: string;
@@ -47,7 +47,7 @@ export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
     for (const op of Object.values(item) as any[]) {
       if (!op || typeof op !== 'object' || !op.responses) continue;
       // Nest documents a default success only for routes without explicit responses; ApiErrors
-      // would otherwise hide it. Every success here is 200 (decisions §1).
+      // would otherwise hide it. Every success here is 200.
       if (!Object.keys(op.responses).some((status) => /^[23]/.test(status))) op.responses['200'] = { description: 'Success' };
       const isPublic = op['x-public'] === true;
       delete op['x-public'];

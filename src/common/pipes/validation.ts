@@ -15,7 +15,7 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
   return out;
 }
 
-/** The production validation pipeline (decisions §1): unknown fields are rejected, messages joined. */
+/** The production validation pipeline: unknown fields are rejected, messages joined. */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,

@@ -8,7 +8,7 @@ import { OAuthService } from './oauth.service';
 import { OAuthStateStore } from './oauth-state.store';
 import { OidcClientService } from './oidc-client.service';
 
-/** Sign-in with the custom OpenID Connect provider and the stored id token (decisions §2). */
+/** Sign-in with the custom OpenID Connect provider and the stored id token (docs/decisions-local.md, Custom OAuth). */
 @Module({
   imports: [TypeOrmModule.forFeature([Account]), UserDataModule],
   controllers: [OAuthController],

@@ -42,7 +42,7 @@ export interface OAuthSignIn {
 
 /**
  * Sign-in and account linking with the custom OpenID provider, and the stored id token
- * (decisions §2). Provider tokens are kept only as CryptoService ciphertext (decisions §8).
+ * (docs/decisions-local.md, Custom OAuth). Provider tokens are kept only as CryptoService ciphertext.
  */
 @Injectable()
 export class OAuthService {

@@ -5,7 +5,7 @@ export class Member {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid') organizationId: string;
   @Column('uuid') userId: string;
-  /** One role or several, comma-joined (decisions §3). */
+  /** One role or several, comma-joined. */
   @Column('text') role: string;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }
