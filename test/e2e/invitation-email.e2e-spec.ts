@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { QueueName } from '../../src/events/queue-names';
+import { QueueName } from '../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../src/redis/redis-options';
 import { startTestApp, TestApp } from '../support/app';
 import { sql } from '../support/fixtures';
@@ -80,7 +80,7 @@ describe('SMTP with credentials', () => {
          VALUES ($1, $2, 'member', 'canceled', $3, now() + interval '1 day', 1) RETURNING id`,
         [ws.id, to, owner.user.id],
       );
-      await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+      await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
         `invitation-${inv.id}-1`,
         JSON.stringify({ invitationId: inv.id, send: 1 }),
       ]);
@@ -169,20 +169,20 @@ describe('without SMTP configured', () => {
        VALUES ($1, $2, 'member', 'pending', $3, now() + interval '1 day', 1) RETURNING id`,
       [ws.id, email(), owner.user.id],
     );
-    await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+    await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
       `invitation-${inv.id}-1`,
       JSON.stringify({ invitationId: inv.id, send: 1 }),
     ]);
     const job = await finishedJob(queue, `invitation-${inv.id}-1`);
     expect(job.data).toEqual({ invitationId: inv.id, send: 1 });
-    expect(await sql(t.databaseUrl, `SELECT 1 FROM email_outbox`)).toHaveLength(0);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM outbox`)).toHaveLength(0);
 
     // Relaying the same job id again (a lost delete) adds nothing.
-    await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+    await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
       `invitation-${inv.id}-1`,
       JSON.stringify({ invitationId: inv.id, send: 1 }),
     ]);
-    await until('the outbox to drain', async () => (await sql(t.databaseUrl, `SELECT 1 FROM email_outbox`)).length === 0);
+    await until('the outbox to drain', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox`)).length === 0);
     expect((await queue.getJobs(['completed', 'waiting', 'active', 'delayed'])).filter((j) => j.id === `invitation-${inv.id}-1`)).toHaveLength(1);
   });
 
@@ -232,13 +232,13 @@ describe('Redis outage', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     // The email request waits in Postgres while the queue is unreachable.
     await new Promise((r) => setTimeout(r, 2_500));
-    expect(await sql(t.databaseUrl, `SELECT job_id FROM email_outbox`)).toEqual([{ job_id: `invitation-${inv.body.id}-1` }]);
+    expect(await sql(t.databaseUrl, `SELECT id FROM outbox`)).toEqual([{ id: `invitation-${inv.body.id}-1` }]);
     expect(smtp.to(to)).toHaveLength(0);
 
     await proxy.restore();
     const [mail] = await smtp.waitFor(to, 1, 30_000);
     expect(mail.parsed.text).toContain(`/invitation/accept/${inv.body.id}`);
-    await until('the outbox to drain', async () => (await sql(t.databaseUrl, `SELECT 1 FROM email_outbox`)).length === 0);
+    await until('the outbox to drain', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox`)).length === 0);
     await new Promise((r) => setTimeout(r, 500));
     expect(smtp.to(to)).toHaveLength(1);
   }, 60_000);
@@ -256,10 +256,10 @@ describe('worker shutdown', () => {
       expect(await queue.getWorkers()).toHaveLength(0);
       // Nothing consumes the queue or relays the outbox any more.
       await queue.add('invitation', { invitationId: 'x', send: 1 }, { jobId: 'after-close' });
-      await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', 'invitation-after-close-1', '{}')`);
+      await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', 'invitation-after-close-1', '{}')`);
       await new Promise((r) => setTimeout(r, 1_500));
       expect(await (await queue.getJob('after-close'))!.getState()).toBe('waiting');
-      expect(await sql(t.databaseUrl, `SELECT job_id FROM email_outbox`)).toEqual([{ job_id: 'invitation-after-close-1' }]);
+      expect(await sql(t.databaseUrl, `SELECT id FROM outbox`)).toEqual([{ id: 'invitation-after-close-1' }]);
     } finally {
       await queue.close();
       await t.close();
