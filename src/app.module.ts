@@ -1,4 +1,4 @@
-import { DynamicModule, Module, Type } from "@nestjs/common";
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from './config/app-config';
@@ -25,7 +25,7 @@ import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { WorkerModule } from './worker.module';
 
-/** Feature modules serving the HTTP API. Add new feature modules here. */
+/** Feature modules serving the HTTP API (API role). Add new feature modules here; their worker side goes in WorkerModule. */
 export const FEATURE_MODULES: Type[] = [
   AuthModule,
   OrganizationModule,
@@ -40,9 +40,14 @@ export const FEATURE_MODULES: Type[] = [
   OAuthModule,
 ];
 
+/** What only the API role needs besides the feature modules: Redis (rate limits, OAuth state), crypto, the permission lookups. */
+const API_INFRASTRUCTURE: Type[] = [RedisModule, CryptoModule, AccessModule];
+
 /**
- * The root module. Both roles share the infrastructure; the API role adds the feature modules'
- * controllers and the global HTTP pipeline, the worker role adds the queue processors.
+ * The root module. Both roles share configuration, the database and the BullMQ root settings.
+ * The API role adds the feature modules (controllers and their services) and the global HTTP
+ * pipeline; the worker role adds WorkerModule (outbox relay, processors, email composers), whose
+ * modules hold no controller, so a worker-only process registers no route and builds no controller.
  */
 @Module({})
 export class AppModule {
@@ -54,11 +59,8 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl, config.databasePoolSize), autoLoadEntities: true }),
-        RedisModule,
         QueueModule,
-        CryptoModule,
-        AccessModule,
-        ...FEATURE_MODULES,
+        ...(api ? [...API_INFRASTRUCTURE, ...FEATURE_MODULES] : []),
         ...(worker ? [WorkerModule] : []),
       ],
       providers: api

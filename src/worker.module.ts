@@ -1,9 +1,14 @@
 import { Module } from '@nestjs/common';
 import { MailWorkerModule } from './modules/mail/mail-worker.module';
+import { InvitationEmailModule } from './modules/organization/invitation-email.module';
+import { OutboxRelayModule } from './queue/outbox.module';
 
 /**
- * Queue processors (the worker role). @nestjs/bullmq starts a consumer for every processor it
- * finds, so processors live only in modules imported here, never in API-only processes.
+ * The worker role: the outbox relay, the queue processors and what they need (email composers
+ * with the repositories they read). @nestjs/bullmq starts a consumer for every processor it finds,
+ * so processors live only in modules imported here, never in API-only processes; and no module
+ * here may declare a controller, since a worker-only process serves no HTTP
+ * (test/e2e/worker-role.e2e-spec.ts checks both).
  */
-@Module({ imports: [MailWorkerModule] })
+@Module({ imports: [OutboxRelayModule, MailWorkerModule, InvitationEmailModule] })
 export class WorkerModule {}

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
     expect(c.roles).toEqual(['api', 'worker']);
     expect(c.encryptionKey).toHaveLength(32);
     expect(c.rateLimits).toEqual({ auth: 20, invites: 10, api: 6000 });
+    expect(c.outboxPollMs).toBe(5000);
     expect(c.customOAuth.scopes).toBe('openid email profile');
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.smtp)).toBe(true);
@@ -36,6 +37,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JWT_SECRET: 'too-short' })).toThrow(/JWT_SECRET/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ ALLOW_PRIVATE_DESTINATIONS: 'maybe' })).toThrow(/ALLOW_PRIVATE_DESTINATIONS/);
+    expect(() => loadConfig({ OUTBOX_POLL_MS: '10' })).toThrow(/OUTBOX_POLL_MS/);
+    expect(loadConfig({ OUTBOX_POLL_MS: '600000' }).outboxPollMs).toBe(600_000);
   });
 
   it('requires JWT_SECRET and ENCRYPTION_KEY in production', () => {

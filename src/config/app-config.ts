@@ -70,6 +70,7 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_INVITES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_API?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(50) @Max(86_400_000) OUTBOX_POLL_MS?: number;
 }
 
 export type AppRole = 'api' | 'worker';
@@ -79,6 +80,8 @@ export interface AppConfig {
   readonly port: number;
   readonly databaseUrl: string;
   readonly databasePoolSize: number;
+  /** How often the worker looks at the outbox without being notified (ms); notifications wake it at once. */
+  readonly outboxPollMs: number;
   readonly redisUrl: string;
   readonly jwtSecret: string;
   readonly jwtExpiresInSeconds: number;
@@ -246,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     databaseUrl: parsed.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem',
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
+    outboxPollMs: parsed.OUTBOX_POLL_MS ?? 5_000,
     redisUrl: parsed.REDIS_URL ?? 'redis://127.0.0.1:6379',
     jwtSecret: parsed.JWT_SECRET ?? processSecrets.jwt,
     jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN ?? 7 * 24 * 3600,

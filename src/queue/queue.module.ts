@@ -3,9 +3,11 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redisOptionsFromUrl } from '../redis/redis-options';
 import './guarded-bullmq';
+import { QUEUE_NAMES, QUEUES, QueueName } from './queues';
 
-/** Registers queues by name; importing this file first makes them use the guarded BullMQ classes. */
-export const registerQueues = (...names: string[]) => BullModule.registerQueue(...names.map((name) => ({ name })));
+/** Registers queues by name with their job options; importing this file first makes them use the guarded BullMQ classes. */
+export const registerQueues = (...names: QueueName[]) =>
+  BullModule.registerQueue(...names.map((name) => ({ name, defaultJobOptions: QUEUES[name].jobOptions })));
 
 /** BullMQ root: one Redis connection setting and key prefix for every queue (QUEUE_PREFIX). */
 @Global()
@@ -16,15 +18,16 @@ export const registerQueues = (...names: string[]) => BullModule.registerQueue(.
       useFactory: (config: AppConfig) => ({
         connection: redisOptionsFromUrl(config.redisUrl, { maxRetriesPerRequest: null }),
         prefix: `${config.queuePrefix}:bull`,
-        defaultJobOptions: {
-          attempts: 12,
-          backoff: { type: 'exponential', delay: 5_000 },
-          removeOnComplete: { age: 24 * 3600, count: 1000 },
-          removeOnFail: { age: 7 * 24 * 3600 },
-        },
       }),
     }),
   ],
   exports: [BullModule],
 })
 export class QueueModule {}
+
+/**
+ * Worker role: every queue, registered once, for the outbox relay (which publishes to them) and
+ * the processors (which consume them). API-only processes open no queue connection at all.
+ */
+@Module({ imports: [registerQueues(...QUEUE_NAMES)], exports: [BullModule] })
+export class WorkerQueuesModule {}

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { QueueName } from '../../src/events/queue-names';
-import { EmailOutboxRelay } from '../../src/modules/mail/email-outbox.relay';
+import { QueueName } from '../../src/queue/queues';
+import { OutboxRelay } from '../../src/queue/outbox.relay';
 import { redisOptionsFromUrl } from '../../src/redis/redis-options';
 import { Res } from '../support/api';
 import { startTestApp, TestApp } from '../support/app';
@@ -33,7 +33,7 @@ async function finishedJob(queue: Queue, jobId: string): Promise<Job> {
   });
 }
 
-const outboxRows = (t: TestApp, jobId: string) => sql(t.databaseUrl, `SELECT job_id FROM email_outbox WHERE job_id = $1`, [jobId]);
+const outboxRows = (t: TestApp, jobId: string) => sql(t.databaseUrl, `SELECT id FROM outbox WHERE id = $1`, [jobId]);
 
 /**
  * Counts the outbox relay's batches (the app runs in this process) that started after mark() and
@@ -41,11 +41,11 @@ const outboxRows = (t: TestApp, jobId: string) => sql(t.databaseUrl, `SELECT job
  * and could not hand them to the queue.
  */
 function watchRelay(t: TestApp) {
-  const relay = t.running.app.get(EmailOutboxRelay);
+  const relay = t.running.app.get(OutboxRelay);
   const original = relay.relayBatch;
   let marked = false;
   let failed = 0;
-  relay.relayBatch = function (this: EmailOutboxRelay) {
+  relay.relayBatch = function (this: OutboxRelay) {
     const counts = marked;
     const batch = original.call(this);
     batch.catch(() => {
@@ -104,7 +104,7 @@ describe('SMTP with credentials', () => {
          VALUES ($1, $2, 'member', 'canceled', $3, now() + interval '1 day', 1) RETURNING id`,
         [ws.id, to, owner.user.id],
       );
-      await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+      await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
         `invitation-${inv.id}-1`,
         JSON.stringify({ invitationId: inv.id, send: 1 }),
       ]);
@@ -209,7 +209,7 @@ describe('without SMTP configured', () => {
        VALUES ($1, $2, 'member', 'pending', $3, now() + interval '1 day', 1) RETURNING id`,
       [ws.id, email(), owner.user.id],
     );
-    await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+    await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
       `invitation-${inv.id}-1`,
       JSON.stringify({ invitationId: inv.id, send: 1 }),
     ]);
@@ -219,7 +219,7 @@ describe('without SMTP configured', () => {
     await until('the outbox row to be deleted', async () => (await outboxRows(t, `invitation-${inv.id}-1`)).length === 0);
 
     // Relaying the same job id again (a lost delete) adds nothing.
-    await sql(t.databaseUrl, `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', $1, $2)`, [
+    await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
       `invitation-${inv.id}-1`,
       JSON.stringify({ invitationId: inv.id, send: 1 }),
     ]);
@@ -279,7 +279,7 @@ describe('Redis outage', () => {
       // The relay tries to hand the committed request to the queue and fails; the request stays in Postgres.
       relay.mark();
       await until('a relay attempt to fail while Redis is cut', () => relay.failedSinceMark() > 0, 30_000);
-      expect(await outboxRows(t, jobId)).toEqual([{ job_id: jobId }]);
+      expect(await outboxRows(t, jobId)).toEqual([{ id: jobId }]);
       expect(await queue.getJob(jobId)).toBeUndefined();
       expect(smtp.to(to)).toHaveLength(0);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { bootstrap } from '../../src/bootstrap';
-import { QueueName } from '../../src/events/queue-names';
+import { QueueName } from '../../src/queue/queues';
 import { GuardedQueue } from '../../src/queue/guarded-bullmq';
 import { loadConfig } from '../../src/config/app-config';
 import { MIGRATIONS } from '../../src/database/migrations';

@@ -158,8 +158,9 @@ describe('3. resend re-checks the stored role', () => {
     expect(resend.body).toEqual({ message: 'You cannot invite with a role that has permissions you do not have' });
     const [after] = await sql(t.databaseUrl, `SELECT expires_at, send_count, role FROM invitation WHERE id = $1`, [inv.body.id]);
     expect(after).toEqual(before);
-    const outbox = await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM email_outbox WHERE job_id LIKE $1`, [`invitation-${inv.body.id}-%`]);
-    expect(outbox[0].n).toBe(1);
+    // No second email was asked for (the first one may already be relayed: rows leave on commit).
+    const outbox = await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM outbox WHERE id = $1`, [`invitation-${inv.body.id}-2`]);
+    expect(outbox[0].n).toBe(0);
   });
 
   it('the same member may resend a viewer invitation', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { preparedRows } from '../../database/sql';
+import { EntityManager } from 'typeorm';
+import { AccessRepository } from './access.repository';
 import { isStaticRole, PermissionMap, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
 import { ScopeRegistry } from './scope-registry';
 
@@ -14,7 +14,7 @@ export interface Membership {
 @Injectable()
 export class AccessService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly access: AccessRepository,
     private readonly registry: ScopeRegistry,
   ) {}
 
@@ -23,41 +23,26 @@ export class AccessService {
    * Returns null when the resource does not exist; memberId null when the caller is not a member.
    */
   async locate(kind: string, id: string, userId: string): Promise<{ workspaceId: string; memberId: string | null; roles: string[] } | null> {
-    const def = this.registry.get(kind);
-    const rows = await preparedRows(
-      this.ds,
-      `locate_${kind}`,
-      `SELECT s.workspace_id, m.id AS member_id, m.role
-         FROM (${def.sql}) s
-         LEFT JOIN member m ON m.organization_id = s.workspace_id AND m.user_id = $2
-        LIMIT 1`,
-      [id, userId],
-    );
-    if (!rows.length) return null;
-    return { workspaceId: rows[0].workspace_id, memberId: rows[0].member_id, roles: splitRoles(rows[0].role) };
+    const row = await this.access.locateWithMembership(kind, this.registry.get(kind).sql, id, userId);
+    if (!row) return null;
+    return { workspaceId: row.workspace_id, memberId: row.member_id, roles: splitRoles(row.role) };
   }
 
-  async membership(workspaceId: string, userId: string, manager: EntityManager = this.ds.manager): Promise<Membership | null> {
-    const rows = await manager.query(`SELECT id, role FROM member WHERE organization_id = $1 AND user_id = $2`, [workspaceId, userId]);
-    if (!rows.length) return null;
-    return { workspaceId, memberId: rows[0].id, roles: splitRoles(rows[0].role) };
+  async membership(workspaceId: string, userId: string, manager?: EntityManager): Promise<Membership | null> {
+    const row = await this.access.membership(workspaceId, userId, manager);
+    if (!row) return null;
+    return { workspaceId, memberId: row.id, roles: splitRoles(row.role) };
   }
 
   /** Static roles cost nothing; custom roles are read from the workspace's role table. */
-  async permissionsFor(workspaceId: string, roles: string[], manager: EntityManager = this.ds.manager): Promise<Map<string, Set<string>>> {
+  async permissionsFor(workspaceId: string, roles: string[], manager?: EntityManager): Promise<Map<string, Set<string>>> {
     const maps: PermissionMap[] = [];
     const custom: string[] = [];
     for (const r of roles) {
       if (isStaticRole(r)) maps.push(STATIC_ROLE_PERMISSIONS[r]);
       else custom.push(r);
     }
-    if (custom.length) {
-      const rows = await manager.query(
-        `SELECT permission FROM organization_role WHERE organization_id = $1 AND role = ANY($2::text[])`,
-        [workspaceId, custom],
-      );
-      for (const row of rows) maps.push(row.permission as PermissionMap);
-    }
+    if (custom.length) maps.push(...(await this.access.customRolePermissions(workspaceId, custom, manager)));
     return unionPermissions(maps);
   }
 }

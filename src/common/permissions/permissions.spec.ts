@@ -11,7 +11,7 @@ describe('permissions', () => {
     expect(hasPermission(perms('admin'), 'member', 'update')).toBe(true);
   });
 
-  it('member has the decisions §3 set and nothing more', () => {
+  it('member has its documented set and nothing more', () => {
     const m = perms('member');
     expect(hasPermission(m, 'task', 'update')).toBe(true);
     expect(hasPermission(m, 'task', 'assign')).toBe(false);

@@ -1,4 +1,4 @@
-/** The resource → actions table of decisions §3. */
+/** The resource → actions table (docs/decisions-local.md, Organization management). */
 export const RESOURCE_ACTIONS = {
   organization: ['update', 'delete'],
   member: ['create', 'update', 'delete'],
@@ -47,7 +47,7 @@ export const STATIC_ROLE_PERMISSIONS: Record<StaticRole, PermissionMap> = {
 
 export const isStaticRole = (r: string): r is StaticRole => (STATIC_ROLES as readonly string[]).includes(r);
 
-/** Roles are stored comma-joined (decisions §3). */
+/** Roles are stored comma-joined. */
 export function splitRoles(role: string | string[] | null | undefined): string[] {
   const list = Array.isArray(role) ? role : String(role ?? '').split(',');
   return [...new Set(list.map((r) => r.trim()).filter(Boolean))];

@@ -17,9 +17,9 @@ export interface ScopeKind {
 
 @Injectable()
 export class ScopeRegistry {
-  private readonly kinds = new Map<string, ScopeKind>([
-    ['workspace', { notFound: 'Workspace not found', sql: 'SELECT id AS workspace_id FROM workspace WHERE id = $1' }],
-  ]);
+  // Empty until the modules register their kinds: `workspace` itself comes from the organization
+  // module, which owns that table.
+  private readonly kinds = new Map<string, ScopeKind>();
 
   register(kind: string, def: ScopeKind): void {
     this.kinds.set(kind, def);

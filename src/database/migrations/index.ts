@@ -6,6 +6,7 @@ import { OrganizationManagement1763780500000 } from './1763780500000-Organizatio
 import { TaskSearchText1763780600000 } from './1763780600000-TaskSearchText';
 import { SearchByActivityKind1763780700000 } from './1763780700000-SearchByActivityKind';
 import { EmailNfkc1763780800000 } from './1763780800000-EmailNfkc';
+import { Outbox1763780900000 } from './1763780900000-Outbox';
 import { TenantColumns1763781000000 } from './1763781000000-TenantColumns';
 
 export const MIGRATIONS = [
@@ -16,5 +17,6 @@ export const MIGRATIONS = [
   TaskSearchText1763780600000,
   SearchByActivityKind1763780700000,
   EmailNfkc1763780800000,
+  Outbox1763780900000,
   TenantColumns1763781000000,
 ];

@@ -8,6 +8,7 @@ import { Public } from '../../common/decorators/public.decorator';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { AuthService } from './auth.service';
 import { CreateApiKeyDto, DeleteApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
+import { ApiAnswer } from '../../common/http/api-errors';
 
 const client = (req: Request) => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
 
@@ -22,6 +23,7 @@ export class AuthController {
 
   @Public()
   @Post('sign-up/email')
+  @ApiAnswer('Sign-in answer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an account; answers a bearer token' })
   async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
@@ -33,6 +35,7 @@ export class AuthController {
 
   @Public()
   @Post('sign-in/email')
+  @ApiAnswer('Sign-in answer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign in with email and password; answers a bearer token' })
   async signIn(@Body() dto: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
@@ -44,6 +47,7 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Post('sign-out')
+  @ApiAnswer('{success: true}')
   @HttpCode(200)
   signOut(@CurrentUser() user: AuthUser) {
     return this.auth.signOut(user);
@@ -51,12 +55,14 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Get('get-session')
+  @ApiAnswer('Session answer')
   getSession(@CurrentUser() user: AuthUser) {
     return this.auth.getSession(user);
   }
 
   @ApiBearerAuth()
   @Post('api-key/create')
+  @ApiAnswer('API key, with `key` (shown only here)')
   @ApiKeyScopeCheckedByHandler()
   @HttpCode(200)
   createApiKey(@CurrentUser() user: AuthUser, @Body() dto: CreateApiKeyDto) {
@@ -65,12 +71,14 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Get('api-key/list')
+  @ApiAnswer('API key[] (newest first, without `key`)')
   listApiKeys(@CurrentUser() user: AuthUser) {
     return this.auth.listApiKeys(user);
   }
 
   @ApiBearerAuth()
   @Post('api-key/delete')
+  @ApiAnswer('{success: true}')
   @ApiKeyScopeCheckedByHandler()
   @HttpCode(200)
   deleteApiKey(@CurrentUser() user: AuthUser, @Body() dto: DeleteApiKeyDto) {

@@ -1,19 +1,27 @@
 import { Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationDataModule } from '../organization/organization-data.module';
 import { ApiKey } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { JwtStrategy } from './jwt.strategy';
 import { Session } from './session.entity';
-import { User } from './user.entity';
+import { SessionRepository } from './session.repository';
+import { UserDataModule } from './user-data.module';
 
+/**
+ * Sign-up, sign-in, sessions and API keys (API role). Global, so that the guard and other
+ * modules reach AuthService without importing it. Sessions and API keys stay private to it;
+ * users are in UserDataModule; DISABLE_REGISTRATION asks the organization module's invitations.
+ */
 @Global()
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([User, Session, ApiKey])],
+  imports: [PassportModule, TypeOrmModule.forFeature([Session, ApiKey]), UserDataModule, OrganizationDataModule],
   controllers: [AuthController],
-  providers: [AuthService, JwtStrategy, AuthGuard],
+  providers: [AuthService, JwtStrategy, AuthGuard, SessionRepository, ApiKeyRepository],
   exports: [AuthService, AuthGuard],
 })
 export class AuthModule {}

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
 import * as jwt from 'jsonwebtoken';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedRows } from '../../database/sql';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ApiKeyPrincipal, AuthUser } from '../../common/decorators/current-user.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
@@ -11,13 +10,17 @@ import { isUuid } from '../../common/pipes/id.pipe';
 import { invalidPermission } from '../../common/permissions/permissions';
 import { normalizeEmail } from '../../common/validation/email';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
-import { ApiKey } from './api-key.entity';
+import { InvitationRepository } from '../organization/invitation.repository';
+import { toApiKeyRecord } from './api-key.record';
+import { ApiKeyRepository } from './api-key.repository';
 import { CreateApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
-import { Session } from './session.entity';
-import { toUserRecord, User, UserRecord } from './user.entity';
+import { toSessionRecord } from './session.record';
+import { SessionRepository } from './session.repository';
+import { User } from './user.entity';
+import { toUserRecord, UserRecord } from './user.record';
+import { UserRepository } from './user.repository';
 
 export const JWT_ALGORITHM = 'HS256';
-const SIGN_UP_LOCK_KEY = 7_261_301_118;
 const API_KEY_PREFIX = 'tdm_';
 
 export interface SessionClient {
@@ -33,6 +36,10 @@ export class AuthService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly apiKeys: ApiKeyRepository,
+    private readonly invitations: InvitationRepository,
   ) {}
 
   async signUp(dto: SignUpDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
@@ -46,7 +53,7 @@ export class AuthService {
 
   /** 403 when DISABLE_REGISTRATION closes sign-up and `email` has no pending invitation (sign-up and OAuth). */
   async assertRegistrationOpen(email: string): Promise<void> {
-    if (this.config.disableRegistration && !(await this.hasPendingInvitation(email))) {
+    if (this.config.disableRegistration && !(await this.invitations.hasOpenInvitationFor(email))) {
       throw new ForbiddenException('Registration is disabled');
     }
   }
@@ -61,23 +68,28 @@ export class AuthService {
   ): Promise<User> {
     const insert = async (m: EntityManager) => {
       // Serialises sign-ups so that exactly one first user becomes the instance admin.
-      await m.query('SELECT pg_advisory_xact_lock($1)', [SIGN_UP_LOCK_KEY]);
-      const taken = await m.query(`SELECT 1 FROM "user" WHERE email = $1`, [fields.email]);
-      if (taken.length) throw new ConflictException('User already exists');
-      const [{ any }] = await m.query(`SELECT EXISTS (SELECT 1 FROM "user") AS any`);
-      return m.save(m.create(User, { ...fields, emailVerified: fields.emailVerified ?? false, isInstanceAdmin: !any }));
+      await this.users.lockSignUps(m);
+      if (await this.users.emailTaken(fields.email, m)) throw new ConflictException('User already exists');
+      const isInstanceAdmin = !(await this.users.anyUserExists(m));
+      return this.users.insert({ ...fields, emailVerified: fields.emailVerified ?? false, isInstanceAdmin }, m);
     };
     return manager ? insert(manager) : this.ds.transaction(insert);
   }
 
+  /**
+   * An outside provider proved that the person signing in owns the user's email address, which
+   * nobody had proved before: the address becomes verified and every credential set by whoever
+   * registered it first (password, sessions, API keys) stops working. In `m`'s transaction.
+   */
+  async verifyEmailAndResetCredentials(userId: string, m: EntityManager): Promise<void> {
+    await this.users.markEmailVerifiedWithoutPassword(userId, m);
+    await this.sessions.revokeAllOfUser(userId, m);
+    await this.apiKeys.deleteAllOfUser(userId, m);
+  }
+
   async signIn(dto: SignInDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
     const email = normalizeEmail(dto.email);
-    const user = await this.ds
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .addSelect('u.passwordHash')
-      .where('u.email = :email', { email })
-      .getOne();
+    const user = await this.users.findByEmailWithPasswordHash(email);
     if (!user || !user.passwordHash) {
       await argon2.verify(await DUMMY_HASH, dto.password).catch(() => false);
       throw new UnauthorizedException('Invalid email or password');
@@ -91,7 +103,7 @@ export class AuthService {
   /** Issues a session and its JWT (sub = user id, sid = session id). Used by OAuth sign-in too. */
   async createSession(userId: string, client: SessionClient = {}): Promise<string> {
     const expiresAt = new Date(Date.now() + this.config.jwtExpiresInSeconds * 1000);
-    const session = await this.ds.getRepository(Session).save({
+    const session = await this.sessions.create({
       userId,
       expiresAt,
       ipAddress: client.ip ?? null,
@@ -106,39 +118,27 @@ export class AuthService {
 
   async signOut(user: AuthUser): Promise<{ success: true }> {
     if (!user.sessionId) throw new BadRequestException('Sign-out needs a session token; delete an API key instead');
-    await this.ds.query(`UPDATE session SET revoked_at = now(), updated_at = now() WHERE id = $1 AND revoked_at IS NULL`, [user.sessionId]);
+    await this.sessions.revoke(user.sessionId);
     return { success: true };
   }
 
   /** The live session behind a JWT, with its user, in one statement; null when revoked or expired. */
   async validateSession(sessionId: string, userId: string): Promise<AuthUser | null> {
     if (!isUuid(sessionId) || !isUuid(userId)) return null;
-    const rows = await preparedRows(
-      this.ds,
-      'auth_session',
-      `SELECT s.active_organization_id, u.name, u.email, u.is_instance_admin
-         FROM session s JOIN "user" u ON u.id = s.user_id
-        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
-      [sessionId, userId],
-    );
-    if (!rows.length) return null;
-    const r = rows[0];
+    const r = await this.sessions.findLiveWithUser(sessionId, userId);
+    if (!r) return null;
     return { id: userId, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, sessionId, activeOrganizationId: r.active_organization_id };
   }
 
   async getSession(user: AuthUser) {
-    const u = await this.ds.getRepository(User).findOneByOrFail({ id: user.id });
+    const u = await this.users.getById(user.id);
     if (!user.sessionId) return { session: null, user: toUserRecord(u) };
-    const s = await this.ds.getRepository(Session).findOneByOrFail({ id: user.sessionId });
-    return {
-      session: { id: s.id, userId: s.userId, expiresAt: s.expiresAt.toISOString(), activeOrganizationId: s.activeOrganizationId },
-      user: toUserRecord(u),
-    };
+    return { session: toSessionRecord(await this.sessions.getById(user.sessionId)), user: toUserRecord(u) };
   }
 
   async setActiveOrganization(sessionId: string | undefined, organizationId: string | null): Promise<void> {
     if (!sessionId) return;
-    await this.ds.query(`UPDATE session SET active_organization_id = $2, updated_at = now() WHERE id = $1`, [sessionId, organizationId]);
+    await this.sessions.setActiveOrganization(sessionId, organizationId);
   }
 
   // --- API keys ---------------------------------------------------------------------------
@@ -161,7 +161,7 @@ export class AuthService {
     const parentExpiry = user.apiKey?.expiresAt ?? null;
     if (parentExpiry && (!expiresAt || expiresAt > parentExpiry)) expiresAt = parentExpiry;
     const key = API_KEY_PREFIX + CryptoService.randomToken(32);
-    const entity = await this.ds.getRepository(ApiKey).save({
+    const entity = await this.apiKeys.insert({
       userId: user.id,
       name: dto.name ?? null,
       start: key.slice(0, 10),
@@ -169,54 +169,27 @@ export class AuthService {
       permissions: dto.permissions ?? null,
       expiresAt,
     });
-    return { ...this.toApiKeyRecord(entity), key };
+    return { ...toApiKeyRecord(entity), key };
   }
 
   async listApiKeys(user: AuthUser) {
-    const keys = await this.ds.getRepository(ApiKey).find({ where: { userId: user.id }, order: { createdAt: 'DESC' } });
-    return keys.map((k) => this.toApiKeyRecord(k));
+    return (await this.apiKeys.listOfUser(user.id)).map(toApiKeyRecord);
   }
 
   async deleteApiKey(user: AuthUser, keyId: string): Promise<{ success: true }> {
     if (!isUuid(keyId)) throw new NotFoundException('API key not found');
     // A scoped key can do no more than its scopes: it may revoke itself, not the user's other keys.
     if (user.apiKey?.permissions && keyId.toLowerCase() !== user.apiKey.id) throw new ForbiddenException('Insufficient API key scope');
-    const res = await this.ds.getRepository(ApiKey).delete({ id: keyId, userId: user.id });
-    if (!res.affected) throw new NotFoundException('API key not found');
+    if (!(await this.apiKeys.deleteOfUser(user.id, keyId))) throw new NotFoundException('API key not found');
     return { success: true };
   }
 
   /** Resolves a presented API key to its user; null when unknown or expired. */
   async validateApiKey(key: string): Promise<AuthUser | null> {
     if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
-    const rows = await this.ds.query(
-      `SELECT k.id, k.permissions, k.expires_at, u.id AS user_id, u.name, u.email, u.is_instance_admin
-         FROM api_key k JOIN "user" u ON u.id = k.user_id
-        WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > now())`,
-      [CryptoService.sha256(key)],
-    );
-    if (!rows.length) return null;
-    const r = rows[0];
+    const r = await this.apiKeys.findLiveByHash(CryptoService.sha256(key));
+    if (!r) return null;
     const apiKey: ApiKeyPrincipal = { id: r.id, permissions: r.permissions ?? null, expiresAt: r.expires_at ? new Date(r.expires_at) : null };
     return { id: r.user_id, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, apiKey, activeOrganizationId: null };
-  }
-
-  private toApiKeyRecord(k: ApiKey) {
-    return {
-      id: k.id,
-      name: k.name,
-      start: k.start,
-      permissions: k.permissions,
-      createdAt: k.createdAt.toISOString(),
-      expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,
-    };
-  }
-
-  private async hasPendingInvitation(email: string): Promise<boolean> {
-    const rows = await this.ds.query(
-      `SELECT 1 FROM invitation WHERE email = $1 AND status = 'pending' AND expires_at > now() LIMIT 1`,
-      [email],
-    );
-    return rows.length > 0;
   }
 }

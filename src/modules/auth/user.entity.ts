@@ -12,21 +12,3 @@ export class User {
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
-
-export interface UserRecord {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const toUserRecord = (u: User): UserRecord => ({
-  id: u.id,
-  name: u.name,
-  email: u.email,
-  image: u.image ?? null,
-  createdAt: u.createdAt.toISOString(),
-  updatedAt: u.updatedAt.toISOString(),
-});

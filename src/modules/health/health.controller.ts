@@ -1,11 +1,10 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { once } from 'node:events';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Public } from '../../common/decorators/public.decorator';
 import { RedisService } from '../../redis/redis.service';
 import { ApiAnswer } from '../../common/http/api-errors';
+import { HealthRepository } from './health.repository';
 
 async function within<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -20,7 +19,7 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T> {
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly database: HealthRepository,
     private readonly redis: RedisService,
   ) {}
 
@@ -30,7 +29,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Liveness and readiness: checks Postgres and Redis (503 when either is down)' })
   async check() {
     const [db, redis] = await Promise.all([
-      within(this.ds.query('SELECT 1'), 2000).then(() => 'up', () => 'down'),
+      within(this.database.ping(), 2000).then(() => 'up', () => 'down'),
       this.redisUp().then((up) => (up ? 'up' : 'down')),
     ]);
     const down = [db === 'down' && 'database', redis === 'down' && 'redis'].filter(Boolean);

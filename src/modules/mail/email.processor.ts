@@ -1,18 +1,18 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
-import { QueueName } from '../../events/queue-names';
+import { QUEUES, QueueName } from '../../queue/queues';
 import { EmailComposerRegistry } from './email-composer.registry';
-import { EMAIL_CONCURRENCY, isPermanentSmtpError, MailerService } from './mailer.service';
+import { isPermanentSmtpError, MailerService } from './mailer.service';
 
 export type EmailJobResult = { messageId: string } | { skipped: 'smtp-not-configured' | 'obsolete' };
 
 /**
  * Sends the email of each job. A failure that may pass (SMTP down, timeouts, 4xx) throws, so
- * BullMQ retries with the queue's backoff; a permanent refusal stops the job.
+ * BullMQ retries with the queue's backoff (src/queue/queues.ts); a permanent refusal stops the job.
  * Job names select the composer: other features add emails by registering a composer.
  */
-@Processor(QueueName.Email, { concurrency: EMAIL_CONCURRENCY })
+@Processor(QueueName.Email, { concurrency: QUEUES[QueueName.Email].concurrency })
 export class EmailProcessor extends WorkerHost {
   private readonly logger = new Logger(EmailProcessor.name);
 

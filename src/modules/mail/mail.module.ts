@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { EmailComposerRegistry } from './email-composer.registry';
-import { EmailOutboxService } from './email-outbox.service';
 
 /**
- * Shared by both roles: features request emails through the outbox (API role) and register
- * their composers (read by the worker role's processor). SMTP lives in MailWorkerModule only.
+ * Where features register how their emails are rendered (worker role: the modules that hold the
+ * composers and MailWorkerModule's processor share it). Features request emails through the
+ * outbox (src/queue/outbox.service.ts) on the email queue.
  */
-@Module({ providers: [EmailOutboxService, EmailComposerRegistry], exports: [EmailOutboxService, EmailComposerRegistry] })
+@Module({ providers: [EmailComposerRegistry], exports: [EmailComposerRegistry] })
 export class MailModule {}

@@ -1,10 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { QUEUES, QueueName } from '../../queue/queues';
 import { EmailMessage } from './email.types';
-
-/** Emails sent at once by one worker process (processor concurrency = SMTP pool size). */
-export const EMAIL_CONCURRENCY = 4;
 
 /** SMTP through nodemailer (worker role). Without SMTP_HOST it is "not configured" and sends nothing. */
 @Injectable()
@@ -23,7 +21,7 @@ export class MailerService implements OnApplicationShutdown {
           auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
           // Reuse connections across jobs (one per concurrent job); closed on shutdown.
           pool: true,
-          maxConnections: EMAIL_CONCURRENCY,
+          maxConnections: QUEUES[QueueName.Email].concurrency,
           // Short timeouts: a job stuck on a dead server would hold up retries and a clean shutdown.
           connectionTimeout: 10_000,
           greetingTimeout: 10_000,

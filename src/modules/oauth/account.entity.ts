@@ -1,7 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export const CUSTOM_PROVIDER_ID = 'custom';
-
 /** A user's account at an outside OpenID provider. Token columns hold CryptoService ciphertext only. */
 @Entity({ name: 'account' })
 export class Account {

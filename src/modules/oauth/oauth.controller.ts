@@ -7,6 +7,7 @@ import { Public } from '../../common/decorators/public.decorator';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { UnlinkAccountDto } from './dto/unlink-account.dto';
 import { OAuthService } from './oauth.service';
+import { ApiAnswer } from '../../common/http/api-errors';
 
 @ApiTags('oauth')
 @Controller()
@@ -19,6 +20,7 @@ export class OAuthController {
 
   @Public()
   @Get('auth/oauth2/authorize/custom')
+  @ApiAnswer('302 to the provider')
   @Redirect()
   @ApiOperation({
     summary: 'Redirect (302) to the custom OpenID provider; with a session token, links the provider account to that user',
@@ -40,6 +42,7 @@ export class OAuthController {
 
   @Public()
   @Get('auth/oauth2/callback/custom')
+  @ApiAnswer('Sign-in answer, or 302 to callbackURL#token=…')
   @ApiOperation({ summary: "The provider's redirect: answers {token, user}, or 302 to callbackURL#token=…" })
   async callback(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
     // The flow's browser cookie has done its job whatever the outcome.
@@ -53,6 +56,7 @@ export class OAuthController {
 
   @ApiBearerAuth()
   @Get('auth/list-accounts')
+  @ApiAnswer('Linked account[]')
   @ApiOperation({ summary: "The caller's linked provider accounts (no tokens)" })
   listAccounts(@CurrentUser() user: AuthUser) {
     return this.oauth.listAccounts(user);
@@ -60,6 +64,7 @@ export class OAuthController {
 
   @ApiBearerAuth()
   @Post('auth/unlink-account')
+  @ApiAnswer('{success: true}')
   @HttpCode(200)
   @ApiOperation({ summary: "Unlinks the caller's account at a provider; refused when it is the only way to sign in" })
   unlinkAccount(@CurrentUser() user: AuthUser, @Body() dto: UnlinkAccountDto) {
@@ -68,6 +73,7 @@ export class OAuthController {
 
   @ApiBearerAuth()
   @Get('oauth/id-token')
+  @ApiAnswer('{idToken: string | null}')
   @ApiOperation({ summary: "The id token of the caller's custom OAuth account (refreshed when expired), or null" })
   idToken(@CurrentUser() user: AuthUser) {
     return this.oauth.idToken(user);

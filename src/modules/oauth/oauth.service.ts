@@ -16,13 +16,19 @@ import { CryptoService } from '../../common/crypto/crypto.service';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { normalizeEmail } from '../../common/validation/email';
 import { AuthService, JWT_ALGORITHM, SessionClient } from '../auth/auth.service';
-import { toUserRecord, User, UserRecord } from '../auth/user.entity';
-import { Account, CUSTOM_PROVIDER_ID } from './account.entity';
+import { User } from '../auth/user.entity';
+import { toUserRecord, UserRecord } from '../auth/user.record';
+import { UserRepository } from '../auth/user.repository';
+import { Account } from './account.entity';
+import { toAccountRecord } from './account.record';
 import { AccountRepository } from './account.repository';
 import { bindingCookie, bindingCookieName, bindingMatches, newBrowserBinding, readCookie } from './oauth-browser-binding';
 import { OAuthStateStore } from './oauth-state.store';
 import { resolveCallbackUrl } from './oauth-urls';
 import { OidcClientService, ProviderSignIn, safeCode } from './oidc-client.service';
+
+/** The provider id of the one configured OpenID provider (the `custom` in its routes). */
+export const CUSTOM_PROVIDER_ID = 'custom';
 
 // Refresh a little before the id token expires, so that the caller gets one it can still use.
 const REFRESH_MARGIN_MS = 60_000;
@@ -36,7 +42,7 @@ export interface OAuthSignIn {
 
 /**
  * Sign-in and account linking with the custom OpenID provider, and the stored id token
- * (decisions §2). Provider tokens are kept only as CryptoService ciphertext (decisions §8).
+ * (docs/decisions-local.md, Custom OAuth). Provider tokens are kept only as CryptoService ciphertext.
  */
 @Injectable()
 export class OAuthService {
@@ -47,6 +53,7 @@ export class OAuthService {
     private readonly states: OAuthStateStore,
     private readonly accounts: AccountRepository,
     private readonly auth: AuthService,
+    private readonly users: UserRepository,
     private readonly crypto: CryptoService,
   ) {}
 
@@ -99,8 +106,7 @@ export class OAuthService {
   /** The caller's provider accounts, without tokens. */
   async listAccounts(user: AuthUser): Promise<Array<{ id: string; providerId: string; accountId: string; scope: string | null; createdAt: string }>> {
     this.assertWholeIdentity(user);
-    const rows = await this.ds.manager.find(Account, { where: { userId: user.id }, order: { createdAt: 'ASC' } });
-    return rows.map((a) => ({ id: a.id, providerId: a.providerId, accountId: a.accountId, scope: a.scope, createdAt: a.createdAt.toISOString() }));
+    return (await this.accounts.listOfUser(user.id)).map(toAccountRecord);
   }
 
   /**
@@ -111,12 +117,12 @@ export class OAuthService {
     this.assertWholeIdentity(user);
     return this.ds.transaction(async (m) => {
       // The user row lock serialises unlinks of one user, so two cannot remove the last two ways in.
-      const [owner] = await m.query(`SELECT password_hash IS NOT NULL AS has_password FROM "user" WHERE id = $1 FOR UPDATE`, [user.id]);
-      const accounts = await m.find(Account, { where: { userId: user.id } });
+      const owner = await this.users.lockSignInMethods(user.id, m);
+      const accounts = await this.accounts.listOfUser(user.id, m);
       const account = accounts.find((a) => a.providerId === providerId);
       if (!account || !owner) throw new NotFoundException('Account not found');
-      if (!owner.has_password && accounts.length === 1) throw new BadRequestException('Cannot unlink the only way to sign in');
-      await m.delete(Account, { id: account.id });
+      if (!owner.hasPassword && accounts.length === 1) throw new BadRequestException('Cannot unlink the only way to sign in');
+      await this.accounts.deleteOfUser(user.id, account.id, m);
       return { success: true as const };
     });
   }
@@ -130,18 +136,18 @@ export class OAuthService {
   async idToken(user: AuthUser): Promise<{ idToken: string | null }> {
     this.assertWholeIdentity(user);
     if (!this.oidc.enabled) return { idToken: null };
-    const account = await this.accounts.findForUser(this.ds.manager, user.id, CUSTOM_PROVIDER_ID);
+    const account = await this.accounts.findForUser(user.id, CUSTOM_PROVIDER_ID);
     if (!account?.idToken) return { idToken: null };
     if (!this.needsRefresh(account)) return { idToken: this.crypto.decrypt(account.idToken) };
     return this.ds.transaction(async (m) => {
       // Row lock: concurrent requests refresh once; the others read the result after the lock.
-      const locked = await this.accounts.findForUser(m, user.id, CUSTOM_PROVIDER_ID, true);
+      const locked = await this.accounts.findForUser(user.id, CUSTOM_PROVIDER_ID, m, true);
       if (!locked?.idToken) return { idToken: null };
       if (this.needsRefresh(locked)) {
         const tokens = await this.oidc.refresh(this.crypto.decrypt(locked.refreshToken!), locked.accountId);
         if (tokens) this.applyTokens(locked, tokens);
         else locked.refreshToken = null; // refused by the provider: stop trying, keep the last id token
-        await this.accounts.save(m, locked);
+        await this.accounts.save(locked, m);
       }
       return { idToken: this.crypto.decrypt(locked.idToken!) };
     });
@@ -153,11 +159,11 @@ export class OAuthService {
 
   /** Existing linked account → its user; else the user with the same verified email; else a new user. */
   private async findOrCreateUser(m: EntityManager, { tokens, claims }: ProviderSignIn): Promise<User> {
-    await this.accounts.lockProviderAccount(m, CUSTOM_PROVIDER_ID, claims.sub);
-    const existing = await this.accounts.findByProviderAccount(m, CUSTOM_PROVIDER_ID, claims.sub);
+    await this.accounts.lockProviderAccount(CUSTOM_PROVIDER_ID, claims.sub, m);
+    const existing = await this.accounts.findByProviderAccount(CUSTOM_PROVIDER_ID, claims.sub, m);
     if (existing) {
-      await this.accounts.save(m, this.applyTokens(existing, tokens));
-      return m.findOneByOrFail(User, { id: existing.userId });
+      await this.accounts.save(this.applyTokens(existing, tokens), m);
+      return this.users.getById(existing.userId, m);
     }
     const email = typeof claims.email === 'string' ? normalizeEmail(claims.email) : '';
     if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 320) {
@@ -167,18 +173,16 @@ export class OAuthService {
     if (claims.email_verified !== true && String(claims.email_verified) !== 'true') {
       throw new ForbiddenException('The OAuth provider has not verified this email address');
     }
-    let user = await m.findOneBy(User, { email });
+    let user = await this.users.findByEmail(email, m);
     if (user) {
-      if (await this.accounts.findForUser(m, user.id, CUSTOM_PROVIDER_ID)) {
+      if (await this.accounts.findForUser(user.id, CUSTOM_PROVIDER_ID, m)) {
         throw new ConflictException('Another OAuth account is already linked to this user');
       }
       if (!user.emailVerified) {
         // Nobody proved they own this address when the user signed up; the provider now proves the
         // signer-in does. Credentials set by whoever registered it first stop working, so a user
         // pre-registered with someone else's address cannot keep access to their account.
-        await m.update(User, { id: user.id }, { emailVerified: true, passwordHash: null });
-        await m.query(`UPDATE session SET revoked_at = now(), updated_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [user.id]);
-        await m.query(`DELETE FROM api_key WHERE user_id = $1`, [user.id]);
+        await this.auth.verifyEmailAndResetCredentials(user.id, m);
       }
     } else {
       await this.auth.assertRegistrationOpen(email);
@@ -187,24 +191,24 @@ export class OAuthService {
         m,
       );
     }
-    await this.accounts.save(m, this.applyTokens(m.create(Account, { userId: user.id, providerId: CUSTOM_PROVIDER_ID, accountId: claims.sub }), tokens));
+    await this.accounts.save(this.applyTokens(this.accounts.build(user.id, CUSTOM_PROVIDER_ID, claims.sub, m), tokens), m);
     return user;
   }
 
   /** A signed-in user started the flow: attach the provider account to them. */
   private async link(m: EntityManager, userId: string, { tokens, claims }: ProviderSignIn): Promise<User> {
-    await this.accounts.lockProviderAccount(m, CUSTOM_PROVIDER_ID, claims.sub);
-    const user = await m.findOneBy(User, { id: userId });
+    await this.accounts.lockProviderAccount(CUSTOM_PROVIDER_ID, claims.sub, m);
+    const user = await this.users.findById(userId, m);
     if (!user) throw new UnauthorizedException('Unauthorized');
-    let account = await this.accounts.findByProviderAccount(m, CUSTOM_PROVIDER_ID, claims.sub);
+    let account = await this.accounts.findByProviderAccount(CUSTOM_PROVIDER_ID, claims.sub, m);
     if (account && account.userId !== userId) throw new ConflictException('This OAuth account is already linked to another user');
     if (!account) {
-      if (await this.accounts.findForUser(m, userId, CUSTOM_PROVIDER_ID)) {
+      if (await this.accounts.findForUser(userId, CUSTOM_PROVIDER_ID, m)) {
         throw new ConflictException('Another OAuth account is already linked to this user');
       }
-      account = m.create(Account, { userId, providerId: CUSTOM_PROVIDER_ID, accountId: claims.sub });
+      account = this.accounts.build(userId, CUSTOM_PROVIDER_ID, claims.sub, m);
     }
-    await this.accounts.save(m, this.applyTokens(account, tokens));
+    await this.accounts.save(this.applyTokens(account, tokens), m);
     return user;
   }
 

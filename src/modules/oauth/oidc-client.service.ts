@@ -29,7 +29,7 @@ const isRefusal = (e: unknown): e is errors.OPError => {
 };
 
 /**
- * The one custom OpenID Connect provider (decisions §2), through openid-client. Discovery is lazy
+ * The one custom OpenID Connect provider (docs/decisions-local.md, Custom OAuth), through openid-client. Discovery is lazy
  * and cached, and a failed discovery is retried on the next request, so a provider that is down
  * at boot never stops the service.
  */

@@ -7,7 +7,7 @@ import { RateLimitService } from '../../redis/rate-limit.service';
 import { InvitationIdDto, InviteMemberDto } from './dto/invitation.dto';
 import { InvitationService } from './invitation.service';
 import { INVITATION_IN_BODY, ORG_IN_BODY } from './organization.scopes';
-import { ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 @ApiTags('organization')
 @ApiBearerAuth()
@@ -20,6 +20,7 @@ export class InvitationController {
   ) {}
 
   @Post('invite-member')
+  @ApiAnswer('Invitation')
   @HttpCode(200)
   @RequirePermission('invitation', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Invite by email (pending for 48 h; the email is sent by the worker); needs invitation:create; rate limited per user' })
@@ -30,6 +31,7 @@ export class InvitationController {
   }
 
   @Post('cancel-invitation')
+  @ApiAnswer('Invitation (canceled)')
   @HttpCode(200)
   @RequirePermission('invitation', 'cancel', INVITATION_IN_BODY)
   @ApiOperation({ summary: 'Cancel a pending invitation; needs invitation:cancel' })
@@ -39,6 +41,7 @@ export class InvitationController {
   }
 
   @Post('accept-invitation')
+  @ApiAnswer('{invitation, member}')
   @HttpCode(200)
   @ApiOperation({ summary: "Join the workspace (only the invited email's user); answers {invitation, member}" })
   @ApiErrors([400, 'Invitation is no longer pending', 'Invitation has expired', 'User is already a member of this organization'], [403, 'You are not the recipient of the invitation', 'Insufficient API key scope'], [404, 'Invitation not found'])
@@ -47,6 +50,7 @@ export class InvitationController {
   }
 
   @Post('reject-invitation')
+  @ApiAnswer('Invitation (rejected)')
   @HttpCode(200)
   @ApiOperation({ summary: "Decline an invitation (only the invited email's user)" })
   @ApiErrors([400, 'Invitation is no longer pending'], [403, 'You are not the recipient of the invitation', 'Insufficient API key scope'], [404, 'Invitation not found'])

@@ -17,15 +17,3 @@ export class Invitation {
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
-
-export const toInvitationRecord = (i: Invitation) => ({
-  id: i.id,
-  email: i.email,
-  role: i.role,
-  organizationId: i.organizationId,
-  inviterId: i.inviterId,
-  teamId: i.teamId,
-  status: i.status,
-  expiresAt: i.expiresAt.toISOString(),
-  createdAt: i.createdAt.toISOString(),
-});

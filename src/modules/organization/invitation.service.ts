@@ -1,48 +1,46 @@
-import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
-import { isUuid } from '../../common/pipes/id.pipe';
 import { normalizeEmail } from '../../common/validation/email';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { EmailOutboxService } from '../mail/email-outbox.service';
-import { EmailMessage } from '../mail/email.types';
+import { OutboxService } from '../../queue/outbox.service';
+import { QueueName } from '../../queue/queues';
 import { AuthService } from '../auth/auth.service';
+import { UserRepository } from '../auth/user.repository';
 import { InviteMemberDto } from './dto/invitation.dto';
-import { renderInvitationEmail } from './invitation-email';
-import { Invitation, toInvitationRecord } from './invitation.entity';
-import { Member, toMemberRecord } from './member.entity';
+import { INVITATION_EMAIL_JOB, InvitationEmailJob } from './invitation-email.composer';
+import { Invitation } from './invitation.entity';
+import { toInvitationRecord } from './invitation.record';
+import { InvitationRepository } from './invitation.repository';
+import { toMemberRecord } from './member.record';
+import { MemberRepository } from './member.repository';
 import { assertCanGrant, grantablePermissions, isOwner, lockWorkspace } from './organization-access';
 import { RoleService } from './role.service';
+import { TeamRepository } from './team.repository';
 import { TeamService } from './team.service';
+import { WorkspaceRepository } from './workspace.repository';
 
 export const INVITATION_TTL_MS = 48 * 3600 * 1000;
-export const INVITATION_EMAIL_JOB = 'invitation';
 const NOT_FOUND = 'Invitation not found';
 const ALREADY_MEMBER = 'User is already a member of this organization';
 const CANNOT_GRANT = 'You cannot invite with a role that has permissions you do not have';
-
-export interface InvitationEmailJob {
-  invitationId: string;
-  send: number;
-}
 
 /** Invitations: created by members with invitation:create, answered by the invited user. */
 @Injectable()
 export class InvitationService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly roles: RoleService,
-    private readonly teams: TeamService,
-    private readonly outbox: EmailOutboxService,
+    private readonly teamService: TeamService,
+    private readonly outbox: OutboxService,
     private readonly auth: AuthService,
+    private readonly invitations: InvitationRepository,
+    private readonly members: MemberRepository,
+    private readonly teams: TeamRepository,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly users: UserRepository,
   ) {}
-
-  acceptUrl(invitationId: string): string {
-    return `${this.config.clientUrl}/invitation/accept/${invitationId}`;
-  }
 
   /**
    * Creates a pending invitation (or, with `resend`, extends the pending one) and requests its
@@ -53,48 +51,36 @@ export class InvitationService {
     const email = dto.email;
     const grantable = grantablePermissions(scope, user);
     const callerIsOwner = isOwner(scope.roles);
-    const { roles, permissions } = await this.roles.resolve(this.ds.manager, workspaceId, dto.role);
+    const { roles, permissions } = await this.roles.resolve(workspaceId, dto.role);
     if (roles.includes('owner') && !callerIsOwner) throw new ForbiddenException('Only an owner can invite an owner');
     assertCanGrant(grantable, permissions, CANNOT_GRANT);
-    const teamId = dto.teamId !== undefined ? (await this.teams.findInWorkspace(workspaceId, dto.teamId)).id : null;
+    const teamId = dto.teamId !== undefined ? (await this.teamService.findInWorkspace(workspaceId, dto.teamId)).id : null;
 
     const invitation = await this.ds.transaction(async (m) => {
       // One invitation decision at a time per (workspace, email): no duplicate pending rows.
-      await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`invitation:${workspaceId}:${email}`]);
-      const member = await m.query(
-        `SELECT 1 FROM member m JOIN "user" u ON u.id = m.user_id WHERE m.organization_id = $1 AND u.email = $2`,
-        [workspaceId, email],
-      );
-      if (member.length) throw new BadRequestException(ALREADY_MEMBER);
-      const pending = await m
-        .getRepository(Invitation)
-        .createQueryBuilder('i')
-        .setLock('pessimistic_write')
-        .where('i.organization_id = :ws AND i.email = :email AND i.status = :pending', { ws: workspaceId, email, pending: 'pending' })
-        .orderBy('i.created_at', 'DESC')
-        .getOne();
+      await this.invitations.lockDecisionsFor(workspaceId, email, m);
+      if (await this.isMemberByEmail(workspaceId, email, m)) throw new BadRequestException(ALREADY_MEMBER);
+      const pending = await this.invitations.lockLatestPendingInWorkspace(workspaceId, email, m);
       const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
       let inv: Invitation;
       if (pending && dto.resend === true) {
         // Resending revives the stored role, not the one in this request: it is granted again, so
         // it is checked like a new invitation's (owner rule, then no permission the caller lacks).
         if (isOwner(pending.role) && !callerIsOwner) throw new ForbiddenException('Only an owner can invite an owner');
-        assertCanGrant(grantable, await this.roles.storedRolePermissions(m, workspaceId, pending.role), CANNOT_GRANT);
-        pending.expiresAt = expiresAt;
-        pending.sendCount += 1;
-        inv = await m.save(pending);
+        assertCanGrant(grantable, await this.roles.storedRolePermissions(workspaceId, pending.role, m), CANNOT_GRANT);
+        inv = await this.invitations.recordResend(workspaceId, pending, expiresAt, m);
       } else {
         if (pending && pending.expiresAt.getTime() > Date.now()) throw new BadRequestException('User is already invited to this organization');
         // An expired invitation stays pending until replaced: the new one supersedes it.
-        if (pending) await m.update(Invitation, { id: pending.id }, { status: 'canceled' });
-        inv = await m.save(
-          m.create(Invitation, { organizationId: workspaceId, email, role: roles.join(','), status: 'pending', inviterId: user.id, teamId, expiresAt, sendCount: 1 }),
-        );
+        if (pending) await this.invitations.setStatus(workspaceId, pending, 'canceled', m);
+        inv = await this.invitations.insertPending(workspaceId, { email, role: roles.join(','), inviterId: user.id, teamId, expiresAt, sendCount: 1 }, m);
       }
-      await this.outbox.request(m, {
+      await this.outbox.enqueue(m, {
+        queue: QueueName.Email,
         name: INVITATION_EMAIL_JOB,
-        jobId: `invitation-${inv.id}-${inv.sendCount}`,
-        data: { invitationId: inv.id, send: inv.sendCount } satisfies InvitationEmailJob,
+        // One id per email (send_count grows with each resend): asking twice for a send queues it once.
+        id: `invitation-${inv.id}-${inv.sendCount}`,
+        payload: { invitationId: inv.id, send: inv.sendCount } satisfies InvitationEmailJob,
       });
       return inv;
     });
@@ -103,11 +89,11 @@ export class InvitationService {
 
   async cancel(workspaceId: string, invitationId: string) {
     const inv = await this.ds.transaction(async (m) => {
-      const found = await this.lockInWorkspace(m, workspaceId, invitationId);
+      const found = await this.invitations.lockInWorkspace(workspaceId, invitationId, m);
+      if (!found) throw new NotFoundException(NOT_FOUND);
       if (found.status === 'canceled') return found;
       if (found.status !== 'pending') throw new BadRequestException('Invitation is no longer pending');
-      found.status = 'canceled';
-      return m.save(found);
+      return this.invitations.setStatus(workspaceId, found, 'canceled', m);
     });
     return toInvitationRecord(inv);
   }
@@ -115,20 +101,15 @@ export class InvitationService {
   /** The invited user joins the workspace with the invitation's role (and its team, if any). */
   async accept(user: AuthUser, invitationId: string) {
     const { invitation, member } = await this.ds.transaction(async (m) => {
-      const inv = await this.lockForRecipient(m, user, invitationId);
+      const inv = await this.lockForRecipient(user, invitationId, m);
+      const workspaceId = inv.organizationId;
       if (inv.expiresAt.getTime() <= Date.now()) throw new BadRequestException('Invitation has expired');
-      await lockWorkspace(m, inv.organizationId);
-      const existing = await m.getRepository(Member).findOneBy({ organizationId: inv.organizationId, userId: user.id });
-      if (existing) throw new BadRequestException(ALREADY_MEMBER);
-      const created = await m.save(m.create(Member, { organizationId: inv.organizationId, userId: user.id, role: inv.role }));
-      if (inv.teamId) {
-        await m.query(
-          `INSERT INTO team_member (team_id, user_id) SELECT id, $2 FROM team WHERE id = $1 AND organization_id = $3 ON CONFLICT DO NOTHING`,
-          [inv.teamId, user.id, inv.organizationId],
-        );
-      }
-      inv.status = 'accepted';
-      return { invitation: await m.save(inv), member: created };
+      await lockWorkspace(this.workspaces, workspaceId, m);
+      if (await this.members.isMember(workspaceId, user.id, m)) throw new BadRequestException(ALREADY_MEMBER);
+      const created = await this.members.insert(workspaceId, user.id, inv.role, m);
+      // The team may have been deleted since the invitation was made: then the user joins no team.
+      if (inv.teamId) await this.teams.addMember(workspaceId, inv.teamId, user.id, m);
+      return { invitation: await this.invitations.setStatus(workspaceId, inv, 'accepted', m), member: created };
     });
     // As clients of this API family expect: the joined workspace becomes the session's active one.
     await this.auth.setActiveOrganization(user.sessionId, invitation.organizationId);
@@ -137,50 +118,20 @@ export class InvitationService {
 
   async reject(user: AuthUser, invitationId: string) {
     const inv = await this.ds.transaction(async (m) => {
-      const found = await this.lockForRecipient(m, user, invitationId);
-      found.status = 'rejected';
-      return m.save(found);
+      const found = await this.lockForRecipient(user, invitationId, m);
+      return this.invitations.setStatus(found.organizationId, found, 'rejected', m);
     });
     return toInvitationRecord(inv);
   }
 
-  /** Renders the invitation email from the current state; null when it should not be sent any more. */
-  async composeEmail(job: InvitationEmailJob): Promise<EmailMessage | null> {
-    if (!isUuid(job?.invitationId)) return null;
-    const rows = await this.ds.query(
-      `SELECT i.email, i.role, i.status, i.expires_at, w.name AS workspace_name, u.name AS inviter_name, u.email AS inviter_email
-         FROM invitation i
-         JOIN workspace w ON w.id = i.organization_id
-         LEFT JOIN "user" u ON u.id = i.inviter_id
-        WHERE i.id = $1`,
-      [job.invitationId],
-    );
-    const r = rows[0];
-    if (!r || r.status !== 'pending' || new Date(r.expires_at).getTime() <= Date.now()) return null;
-    return renderInvitationEmail({
-      to: r.email,
-      workspaceName: r.workspace_name,
-      inviterName: r.inviter_name,
-      inviterEmail: r.inviter_email,
-      role: r.role,
-      acceptUrl: this.acceptUrl(job.invitationId),
-      expiresAt: new Date(r.expires_at),
-    });
-  }
-
-  private async lockInWorkspace(m: EntityManager, workspaceId: string, invitationId: string): Promise<Invitation> {
-    const inv = isUuid(invitationId)
-      ? await m.getRepository(Invitation).findOne({ where: { id: invitationId.toLowerCase(), organizationId: workspaceId }, lock: { mode: 'pessimistic_write' } })
-      : null;
-    if (!inv) throw new NotFoundException(NOT_FOUND);
-    return inv;
+  private async isMemberByEmail(workspaceId: string, email: string, m: EntityManager): Promise<boolean> {
+    const invitee = await this.users.findByEmail(email, m);
+    return invitee !== null && (await this.members.isMember(workspaceId, invitee.id, m));
   }
 
   /** The pending invitation addressed to the caller's email. */
-  private async lockForRecipient(m: EntityManager, user: AuthUser, invitationId: string): Promise<Invitation> {
-    const inv = isUuid(invitationId)
-      ? await m.getRepository(Invitation).findOne({ where: { id: invitationId.toLowerCase() }, lock: { mode: 'pessimistic_write' } })
-      : null;
+  private async lockForRecipient(user: AuthUser, invitationId: string, m: EntityManager): Promise<Invitation> {
+    const inv = await this.invitations.lockForAddressee(invitationId, m);
     if (!inv) throw new NotFoundException(NOT_FOUND);
     if (inv.email !== normalizeEmail(user.email)) throw new ForbiddenException('You are not the recipient of the invitation');
     if (inv.status !== 'pending') throw new BadRequestException('Invitation is no longer pending');

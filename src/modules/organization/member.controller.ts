@@ -7,7 +7,7 @@ import { RemoveMemberDto, UpdateMemberRoleDto } from './dto/member.dto';
 import { MemberService } from './member.service';
 import { ORG_IN_BODY } from './organization.scopes';
 import { RoleService } from './role.service';
-import { ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 @ApiTags('organization')
 @ApiBearerAuth()
@@ -19,6 +19,7 @@ export class MemberController {
   ) {}
 
   @Post('update-member-role')
+  @ApiAnswer('{member: Member}')
   @HttpCode(200)
   @RequirePermission('member', 'update', ORG_IN_BODY)
   @ApiOperation({ summary: "Set a member's roles (static or custom); needs member:update and every permission the member holds; only an owner grants or changes owner" })
@@ -28,6 +29,7 @@ export class MemberController {
   }
 
   @Post('remove-member')
+  @ApiAnswer('{member: Member}')
   @HttpCode(200)
   @RequirePermission('member', 'delete', ORG_IN_BODY)
   @ApiOperation({ summary: 'Remove a member by id or email; needs member:delete and every permission the member holds; the last owner stays' })
@@ -37,6 +39,7 @@ export class MemberController {
   }
 
   @Post('create-role')
+  @ApiAnswer('{success, roleData, statements} (see Role)')
   @HttpCode(200)
   @RequirePermission('ac', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Create a custom role {resource: [actions]} (at most 25 per workspace); needs ac:create' })

@@ -5,10 +5,15 @@ import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { normalizeEmail } from '../../common/validation/email';
+import { UserRepository } from '../auth/user.repository';
 import { UpdateMemberRoleDto } from './dto/member.dto';
-import { Member, toMemberRecord } from './member.entity';
-import { assertCanGrant, grantablePermissions, isOwner, lockWorkspace, MEMBER_IS_OWNER_SQL } from './organization-access';
+import { Member } from './member.entity';
+import { toMemberRecord } from './member.record';
+import { MemberRepository } from './member.repository';
+import { assertCanGrant, grantablePermissions, isOwner, lockWorkspace } from './organization-access';
 import { RoleService } from './role.service';
+import { TeamRepository } from './team.repository';
+import { WorkspaceRepository } from './workspace.repository';
 
 const NOT_FOUND = 'Member not found';
 const LAST_OWNER = 'You cannot leave the organization without an owner';
@@ -23,6 +28,10 @@ export class MemberService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly roles: RoleService,
+    private readonly members: MemberRepository,
+    private readonly teams: TeamRepository,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly users: UserRepository,
   ) {}
 
   async updateRole(user: AuthUser, scope: ResolvedScope, dto: UpdateMemberRoleDto) {
@@ -30,19 +39,18 @@ export class MemberService {
     const callerIsOwner = isOwner(scope.roles);
     const grantable = grantablePermissions(scope, user);
     const member = await this.ds.transaction(async (m) => {
-      await lockWorkspace(m, workspaceId);
-      const target = await this.lockMember(m, workspaceId, dto.memberId);
-      const { roles, permissions } = await this.roles.resolve(m, workspaceId, dto.role);
+      await lockWorkspace(this.workspaces, workspaceId, m);
+      const target = await this.lockMember(workspaceId, dto.memberId, m);
+      const { roles, permissions } = await this.roles.resolve(workspaceId, dto.role, m);
       const wasOwner = isOwner(target.role);
       if (roles.includes('owner') && !callerIsOwner) throw new ForbiddenException('Only an owner can grant the owner role');
       if (wasOwner && !callerIsOwner) throw new ForbiddenException('Only an owner can change the role of an owner');
-      assertCanGrant(grantable, await this.roles.storedRolePermissions(m, workspaceId, target.role), CANNOT_CHANGE);
+      assertCanGrant(grantable, await this.roles.storedRolePermissions(workspaceId, target.role, m), CANNOT_CHANGE);
       assertCanGrant(grantable, permissions, 'You cannot grant a role with permissions you do not have');
-      if (wasOwner && !roles.includes('owner') && !(await this.hasOtherOwner(m, workspaceId, target.id))) {
+      if (wasOwner && !roles.includes('owner') && !(await this.members.hasOwnerOtherThan(workspaceId, target.id, m))) {
         throw new BadRequestException(LAST_OWNER);
       }
-      target.role = roles.join(',');
-      return m.save(target);
+      return this.members.setRole(workspaceId, target, roles.join(','), m);
     });
     return { member: toMemberRecord(member) };
   }
@@ -52,33 +60,30 @@ export class MemberService {
     const workspaceId = scope.workspaceId;
     const grantable = grantablePermissions(scope, user);
     const member = await this.ds.transaction(async (m) => {
-      await lockWorkspace(m, workspaceId);
-      const target = await this.lockMember(m, workspaceId, memberIdOrEmail);
+      await lockWorkspace(this.workspaces, workspaceId, m);
+      const target = await this.lockMember(workspaceId, memberIdOrEmail, m);
       if (isOwner(target.role)) {
         if (!isOwner(scope.roles)) throw new ForbiddenException('Only an owner can remove an owner');
-        if (!(await this.hasOtherOwner(m, workspaceId, target.id))) throw new BadRequestException(LAST_OWNER);
+        if (!(await this.members.hasOwnerOtherThan(workspaceId, target.id, m))) throw new BadRequestException(LAST_OWNER);
       }
-      assertCanGrant(grantable, await this.roles.storedRolePermissions(m, workspaceId, target.role), CANNOT_REMOVE);
-      await m.query(`DELETE FROM team_member tm USING team t WHERE t.id = tm.team_id AND t.organization_id = $1 AND tm.user_id = $2`, [workspaceId, target.userId]);
-      await m.delete(Member, { id: target.id });
+      assertCanGrant(grantable, await this.roles.storedRolePermissions(workspaceId, target.role, m), CANNOT_REMOVE);
+      await this.teams.removeUserFromTeams(workspaceId, target.userId, m);
+      await this.members.deleteInWorkspace(workspaceId, target.id, m);
       return target;
     });
     return { member: toMemberRecord(member) };
   }
 
-  private async lockMember(m: EntityManager, workspaceId: string, idOrEmail: string): Promise<Member> {
-    const qb = m.getRepository(Member).createQueryBuilder('m').setLock('pessimistic_write').where('m.organization_id = :ws', { ws: workspaceId });
-    const byId: boolean = isUuid(idOrEmail);
-    if (byId) qb.andWhere('m.id = :id', { id: idOrEmail.toLowerCase() });
-    else if (normalizeEmail(idOrEmail).includes('@')) qb.andWhere(`m.user_id = (SELECT id FROM "user" WHERE email = :email)`, { email: normalizeEmail(idOrEmail) });
-    else throw new NotFoundException(NOT_FOUND);
-    const found = await qb.getOne();
+  /** The member named by its id or by its user's email, locked; 404 when there is none. */
+  private async lockMember(workspaceId: string, idOrEmail: string, m: EntityManager): Promise<Member> {
+    let found: Member | null = null;
+    if (isUuid(idOrEmail)) {
+      found = await this.members.lockInWorkspace(workspaceId, idOrEmail.toLowerCase(), m);
+    } else if (normalizeEmail(idOrEmail).includes('@')) {
+      const owner = await this.users.findByEmail(normalizeEmail(idOrEmail), m);
+      found = owner ? await this.members.lockOfUserInWorkspace(workspaceId, owner.id, m) : null;
+    }
     if (!found) throw new NotFoundException(NOT_FOUND);
     return found;
-  }
-
-  private async hasOtherOwner(m: EntityManager, workspaceId: string, exceptMemberId: string): Promise<boolean> {
-    const rows = await m.query(`SELECT 1 FROM member m WHERE m.organization_id = $1 AND m.id <> $2 AND ${MEMBER_IS_OWNER_SQL} LIMIT 1`, [workspaceId, exceptMemberId]);
-    return rows.length > 0;
   }
 }

@@ -3,17 +3,16 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { splitRoles } from '../../common/permissions/permissions';
+import { WorkspaceRepository } from './workspace.repository';
 
 export type PermissionSets = Map<string, Set<string>>;
 
 /**
  * Serialises the changes of one workspace that check a count or an invariant before writing
- * (team and role limits, "at least one owner"). NO KEY UPDATE leaves foreign-key inserts of other
- * transactions (which take KEY SHARE) unblocked.
+ * (team and role limits, "at least one owner"), until `m`'s transaction ends.
  */
-export async function lockWorkspace(m: EntityManager, workspaceId: string): Promise<void> {
-  const rows = await m.query(`SELECT id FROM workspace WHERE id = $1 FOR NO KEY UPDATE`, [workspaceId]);
-  if (!rows.length) throw new NotFoundException('Workspace not found');
+export async function lockWorkspace(workspaces: WorkspaceRepository, workspaceId: string, m: EntityManager): Promise<void> {
+  if (!(await workspaces.lockForChange(workspaceId, m))) throw new NotFoundException('Workspace not found');
 }
 
 /** The permissions a caller can pass on: its roles' permissions, narrowed by its API key's scopes. */
@@ -65,8 +64,3 @@ export function roleList(input: string | string[]): string[] {
 }
 
 export const isOwner = (roles: string | string[]) => splitRoles(roles).includes('owner');
-
-/** SQL predicate on the member alias `m`: the comma-joined role holds `owner`. */
-export const MEMBER_IS_OWNER_SQL = `'owner' = ANY(string_to_array(replace(m.role, ' ', ''), ','))`;
-
-export const isUniqueViolation = (err: any, constraint?: string) => err?.code === '23505' && (!constraint || err?.constraint === constraint);

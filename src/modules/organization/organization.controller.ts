@@ -7,7 +7,7 @@ import { CreateOrganizationDto, OptionalOrganizationIdQuery, OrganizationIdDto, 
 import { assertCanSeeInvitations, canSeeInvitations } from './organization-access';
 import { OrganizationService } from './organization.service';
 import { ORG_IN_BODY, ORG_IN_QUERY } from './organization.scopes';
-import { ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 
 @ApiTags('organization')
@@ -17,6 +17,7 @@ export class OrganizationController {
   constructor(private readonly orgs: OrganizationService) {}
 
   @Post('create')
+  @ApiAnswer('Workspace')
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a workspace; the caller becomes its owner' })
   create(@CurrentUser() user: AuthUser, @Body() dto: CreateOrganizationDto) {
@@ -24,12 +25,14 @@ export class OrganizationController {
   }
 
   @Get('list')
+  @ApiAnswer("Workspace[] (the caller's)")
   @ApiKeyScope('workspace', 'read')
   list(@CurrentUser() user: AuthUser) {
     return this.orgs.list(user);
   }
 
   @Get('get-full-organization')
+  @ApiAnswer('Full workspace')
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   @ApiOperation({ summary: 'The workspace with its members, teams and (for members who manage invitations) its invitations' })
   getFull(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
@@ -37,6 +40,7 @@ export class OrganizationController {
   }
 
   @Post('update')
+  @ApiAnswer('Workspace')
   @HttpCode(200)
   @RequirePermission('organization', 'update', ORG_IN_BODY)
   update(@Scope() scope: ResolvedScope, @Body() dto: UpdateOrganizationDto) {
@@ -44,6 +48,7 @@ export class OrganizationController {
   }
 
   @Post('delete')
+  @ApiAnswer('Workspace (as it was)')
   @HttpCode(200)
   @RequirePermission('organization', 'delete', { kind: 'workspace', from: 'body', key: 'organizationId' })
   delete(@Scope() scope: ResolvedScope, @Body() _dto: OrganizationIdDto) {
@@ -51,6 +56,7 @@ export class OrganizationController {
   }
 
   @Post('set-active')
+  @ApiAnswer('Workspace')
   @HttpCode(200)
   @RequirePermission('workspace', 'read', { kind: 'workspace', from: 'body', key: 'organizationId' })
   setActive(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() _dto: SetActiveOrganizationDto) {
@@ -58,12 +64,14 @@ export class OrganizationController {
   }
 
   @Get('list-members')
+  @ApiAnswer('Member[] (with user)')
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   listMembers(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
     return this.orgs.listMembers(scope.workspaceId);
   }
 
   @Get('list-invitations')
+  @ApiAnswer('Invitation[]')
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   @ApiOperation({ summary: "The workspace's invitations; needs invitation:create or invitation:cancel" })
   @ApiErrors([400, 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Workspace not found'])
@@ -73,12 +81,14 @@ export class OrganizationController {
   }
 
   @Get('list-teams')
+  @ApiAnswer('Team[]')
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   listTeams(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
     return this.orgs.listTeams(scope.workspaceId);
   }
 
   @Get('list-roles')
+  @ApiAnswer('Role[]')
   @RequirePermission('ac', 'read', ORG_IN_QUERY)
   listRoles(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
     return this.orgs.listRoles(scope.workspaceId);

@@ -1,4 +1,7 @@
 import { ScopeLocator } from '../../common/decorators/require-permission.decorator';
+import { INVITATION_SCOPE_SQL } from './invitation.repository';
+import { TEAM_SCOPE_SQL } from './team.repository';
+import { WORKSPACE_SCOPE_SQL } from './workspace.repository';
 
 /** The workspace named by `organizationId`, else the session's active organization. */
 export const ORG_IN_QUERY: ScopeLocator = { kind: 'workspace', from: 'query', key: 'organizationId', fallbackToActive: true };
@@ -8,6 +11,7 @@ export const INVITATION_IN_BODY: ScopeLocator = { kind: 'invitation', from: 'bod
 
 /** Scope kinds of this module, registered with the permission guard at start-up. */
 export const ORGANIZATION_SCOPE_KINDS = {
-  team: { notFound: 'Team not found', sql: 'SELECT organization_id AS workspace_id FROM team WHERE id = $1' },
-  invitation: { notFound: 'Invitation not found', sql: 'SELECT organization_id AS workspace_id FROM invitation WHERE id = $1' },
+  workspace: { notFound: 'Workspace not found', sql: WORKSPACE_SCOPE_SQL },
+  team: { notFound: 'Team not found', sql: TEAM_SCOPE_SQL },
+  invitation: { notFound: 'Invitation not found', sql: INVITATION_SCOPE_SQL },
 };

@@ -1,17 +1,24 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
+import { isUniqueViolation } from '../../database/sql';
 import { AuthService } from '../auth/auth.service';
-import { toUserRecord, User } from '../auth/user.entity';
+import { toUserRecord } from '../auth/user.record';
+import { UserRepository } from '../auth/user.repository';
 import { CreateOrganizationDto, WorkspaceFieldsDto } from './dto/organization.dto';
-import { Invitation, toInvitationRecord } from './invitation.entity';
-import { Member, toMemberRecord } from './member.entity';
-import { isUniqueViolation } from './organization-access';
-import { OrganizationRole } from './organization-role.entity';
-import { Team, TeamMember, toTeamRecord } from './team.entity';
-import { toWorkspaceRecord, Workspace } from './workspace.entity';
+import { toInvitationRecord } from './invitation.record';
+import { InvitationRepository } from './invitation.repository';
+import { toMemberRecord } from './member.record';
+import { MemberRepository } from './member.repository';
+import { toOrganizationRoleRecord } from './organization-role.record';
+import { RoleRepository } from './role.repository';
+import { toTeamRecord } from './team.record';
+import { TeamRepository } from './team.repository';
+import { Workspace } from './workspace.entity';
+import { toWorkspaceRecord } from './workspace.record';
+import { WorkspaceRepository } from './workspace.repository';
 
 export function slugify(s: string): string {
   const slug = s
@@ -30,6 +37,12 @@ export class OrganizationService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly auth: AuthService,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly members: MemberRepository,
+    private readonly invitations: InvitationRepository,
+    private readonly teams: TeamRepository,
+    private readonly roles: RoleRepository,
+    private readonly users: UserRepository,
   ) {}
 
   async create(user: AuthUser, dto: CreateOrganizationDto) {
@@ -38,18 +51,14 @@ export class OrganizationService {
       const slug = dto.slug ?? (attempt === 0 ? slugify(dto.name) : `${slugify(dto.name).slice(0, 43)}-${CryptoService.randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x').slice(0, 6)}`);
       try {
         return await this.ds.transaction(async (m) => {
-          const ws = await m.save(
-            m.create(Workspace, {
-              name: dto.name,
-              slug,
-              logo: dto.logo ?? null,
-              metadata: dto.metadata ?? null,
-              description: dto.description ?? null,
-            }),
+          const ws = await this.workspaces.insert(
+            { name: dto.name, slug, logo: dto.logo ?? null, metadata: dto.metadata ?? null, description: dto.description ?? null },
+            m,
           );
-          await m.save(m.create(Member, { organizationId: ws.id, userId: user.id, role: 'owner' }));
-          const team = await m.save(m.create(Team, { organizationId: ws.id, name: ws.name }));
-          await m.save(m.create(TeamMember, { teamId: team.id, userId: user.id }));
+          // The creator owns the workspace and is in its first team, named after it.
+          await this.members.insert(ws.id, user.id, 'owner', m);
+          const team = await this.teams.insert(ws.id, ws.name, m);
+          await this.teams.addMember(ws.id, team.id, user.id, m);
           return toWorkspaceRecord(ws);
         });
       } catch (err) {
@@ -61,17 +70,11 @@ export class OrganizationService {
   }
 
   async list(user: AuthUser) {
-    const rows = await this.ds
-      .getRepository(Workspace)
-      .createQueryBuilder('w')
-      .innerJoin(Member, 'm', 'm.organization_id = w.id AND m.user_id = :uid', { uid: user.id })
-      .orderBy('w.created_at', 'ASC')
-      .getMany();
-    return rows.map(toWorkspaceRecord);
+    return (await this.workspaces.listOfUser(user.id)).map(toWorkspaceRecord);
   }
 
-  async get(workspaceId: string) {
-    const ws = await this.ds.getRepository(Workspace).findOneBy({ id: workspaceId });
+  async get(workspaceId: string): Promise<Workspace> {
+    const ws = await this.workspaces.findById(workspaceId);
     if (!ws) throw new NotFoundException('Workspace not found');
     return ws;
   }
@@ -93,7 +96,7 @@ export class OrganizationService {
       if (data[k] !== undefined) (ws as any)[k] = data[k];
     }
     try {
-      return toWorkspaceRecord(await this.ds.getRepository(Workspace).save(ws));
+      return toWorkspaceRecord(await this.workspaces.save(ws));
     } catch (err) {
       if (isUniqueViolation(err, 'workspace_slug_key')) throw new ConflictException('Slug is already taken');
       throw err;
@@ -104,7 +107,7 @@ export class OrganizationService {
   async delete(workspaceId: string) {
     const ws = await this.get(workspaceId);
     const record = toWorkspaceRecord(ws);
-    await this.ds.getRepository(Workspace).delete({ id: workspaceId });
+    await this.workspaces.delete(workspaceId);
     return record;
   }
 
@@ -114,37 +117,23 @@ export class OrganizationService {
     return workspaceId ? toWorkspaceRecord(await this.get(workspaceId)) : null;
   }
 
-  async listMembers(workspaceId: string, manager: EntityManager = this.ds.manager) {
-    const rows = await manager
-      .getRepository(Member)
-      .createQueryBuilder('m')
-      .innerJoinAndMapOne('m.user', User, 'u', 'u.id = m.user_id')
-      .where('m.organization_id = :id', { id: workspaceId })
-      .orderBy('m.created_at', 'ASC')
-      .getMany();
-    return rows.map((m) => ({ ...toMemberRecord(m), user: toUserRecord((m as any).user) }));
+  /** Members, oldest first, each with its user. */
+  async listMembers(workspaceId: string) {
+    const members = await this.members.listInWorkspace(workspaceId);
+    const users = new Map((await this.users.findByIds([...new Set(members.map((m) => m.userId))])).map((u) => [u.id, u]));
+    // Read in two statements: a user deleted in between drops out, as it would from a join.
+    return members.filter((m) => users.has(m.userId)).map((m) => ({ ...toMemberRecord(m), user: toUserRecord(users.get(m.userId)!) }));
   }
 
   async listInvitations(workspaceId: string) {
-    const rows = await this.ds.getRepository(Invitation).find({ where: { organizationId: workspaceId }, order: { createdAt: 'ASC' } });
-    return rows.map(toInvitationRecord);
+    return (await this.invitations.listInWorkspace(workspaceId)).map(toInvitationRecord);
   }
 
   async listTeams(workspaceId: string) {
-    const rows = await this.ds.getRepository(Team).find({ where: { organizationId: workspaceId }, order: { createdAt: 'ASC' } });
-    return rows.map(toTeamRecord);
+    return (await this.teams.listInWorkspace(workspaceId)).map(toTeamRecord);
   }
 
   async listRoles(workspaceId: string) {
-    const rows = await this.ds.getRepository(OrganizationRole).find({ where: { organizationId: workspaceId }, order: { createdAt: 'ASC' } });
-    return rows.map((r) => ({
-      id: r.id,
-      organizationId: r.organizationId,
-      role: r.role,
-      permission: r.permission,
-      additionalFields: r.additionalFields,
-      createdAt: r.createdAt.toISOString(),
-      updatedAt: r.updatedAt.toISOString(),
-    }));
+    return (await this.roles.listInWorkspace(workspaceId)).map(toOrganizationRoleRecord);
   }
 }

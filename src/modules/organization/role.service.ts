@@ -6,8 +6,11 @@ import { ResolvedScope } from '../../common/decorators/require-permission.decora
 import { AccessService } from '../../common/permissions/access.service';
 import { invalidPermission, isStaticRole, splitRoles } from '../../common/permissions/permissions';
 import { CreateRoleDto } from './dto/role.dto';
-import { OrganizationRole } from './organization-role.entity';
-import { assertCanGrant, grantablePermissions, isUniqueViolation, lockWorkspace, PermissionSets, roleList } from './organization-access';
+import { isUniqueViolation } from '../../database/sql';
+import { toCreatedRoleRecord } from './organization-role.record';
+import { assertCanGrant, grantablePermissions, lockWorkspace, PermissionSets, roleList } from './organization-access';
+import { RoleRepository } from './role.repository';
+import { WorkspaceRepository } from './workspace.repository';
 
 export const MAX_ROLES_PER_WORKSPACE = 25;
 const INVALID_RESOURCE = 'The provided permission includes an invalid resource';
@@ -39,19 +42,20 @@ export class RoleService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly access: AccessService,
+    private readonly roles: RoleRepository,
+    private readonly workspaces: WorkspaceRepository,
   ) {}
 
   /**
    * Validates role input against the static roles and the workspace's custom roles and returns
    * the clean list with the union of its permissions. An unknown name → 400.
    */
-  async resolve(m: EntityManager, workspaceId: string, input: string | string[]): Promise<{ roles: string[]; permissions: PermissionSets }> {
+  async resolve(workspaceId: string, input: string | string[], m?: EntityManager): Promise<{ roles: string[]; permissions: PermissionSets }> {
     const roles = roleList(input);
     if (!roles.length) throw new BadRequestException('role is required');
     const custom = roles.filter((r) => !isStaticRole(r));
     if (custom.length) {
-      const rows: { role: string }[] = await m.query(`SELECT role FROM organization_role WHERE organization_id = $1 AND role = ANY($2::text[])`, [workspaceId, custom]);
-      const known = new Set(rows.map((r) => r.role));
+      const known = await this.roles.existingNames(workspaceId, custom, m);
       const unknown = custom.find((r) => !known.has(r));
       if (unknown) throw new BadRequestException(`Unknown role: ${unknown}`);
     }
@@ -59,7 +63,7 @@ export class RoleService {
   }
 
   /** The permissions a stored (comma-joined) role grants today; a custom role deleted since grants nothing. */
-  async storedRolePermissions(m: EntityManager, workspaceId: string, storedRole: string): Promise<PermissionSets> {
+  async storedRolePermissions(workspaceId: string, storedRole: string, m?: EntityManager): Promise<PermissionSets> {
     return this.access.permissionsFor(workspaceId, splitRoles(storedRole), m);
   }
 
@@ -71,18 +75,15 @@ export class RoleService {
     const workspaceId = scope.workspaceId;
     try {
       const role = await this.ds.transaction(async (m) => {
-        await lockWorkspace(m, workspaceId);
-        const [{ count, taken }] = await m.query(
-          `SELECT count(*)::int AS count, bool_or(lower(role) = lower($2)) AS taken FROM organization_role WHERE organization_id = $1`,
-          [workspaceId, name],
-        );
+        await lockWorkspace(this.workspaces, workspaceId, m);
+        const { count, taken } = await this.roles.countAndNameTaken(workspaceId, name, m);
         if (taken) throw new BadRequestException(NAME_TAKEN);
         if (count >= MAX_ROLES_PER_WORKSPACE) throw new BadRequestException(`You have reached the maximum number of roles (${MAX_ROLES_PER_WORKSPACE})`);
-        return m.save(m.create(OrganizationRole, { organizationId: workspaceId, role: name, permission, additionalFields: dto.additionalFields ?? null }));
+        return this.roles.insert(workspaceId, { role: name, permission, additionalFields: dto.additionalFields ?? null }, m);
       });
       return {
         success: true as const,
-        roleData: { id: role.id, organizationId: role.organizationId, role: role.role, permission: role.permission, createdAt: role.createdAt.toISOString() },
+        roleData: toCreatedRoleRecord(role),
         statements: permission,
       };
     } catch (err) {

@@ -4,7 +4,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { CreateTeamDto, TeamIdDto, TeamMemberDto, UpdateTeamDto } from './dto/team.dto';
 import { ORG_IN_BODY, TEAM_IN_BODY } from './organization.scopes';
 import { TeamService } from './team.service';
-import { ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 /** A team's `organizationId`, when a client sends it, must be the team's workspace. */
 function sameWorkspace(scope: ResolvedScope, organizationId?: string | null): void {
@@ -18,6 +18,7 @@ export class TeamController {
   constructor(private readonly teams: TeamService) {}
 
   @Post('create-team')
+  @ApiAnswer('Team')
   @HttpCode(200)
   @RequirePermission('team', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Create a team (at most 10 per workspace); needs team:create' })
@@ -27,6 +28,7 @@ export class TeamController {
   }
 
   @Post('update-team')
+  @ApiAnswer('Team')
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: "Rename a team (only data.name is written); needs team:update" })
@@ -36,6 +38,7 @@ export class TeamController {
   }
 
   @Post('remove-team')
+  @ApiAnswer('{message: "Team removed successfully."}')
   @HttpCode(200)
   @RequirePermission('team', 'delete', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Delete a team; needs team:delete' })
@@ -46,6 +49,7 @@ export class TeamController {
   }
 
   @Post('add-team-member')
+  @ApiAnswer('Team member')
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Add a workspace member to a team; needs team:update' })
@@ -56,6 +60,7 @@ export class TeamController {
   }
 
   @Post('remove-team-member')
+  @ApiAnswer('{message: "Team member removed successfully."}')
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Remove a user from a team; needs team:update' })

@@ -3,36 +3,39 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { TeamDataDto } from './dto/team.dto';
+import { MemberRepository } from './member.repository';
 import { lockWorkspace } from './organization-access';
-import { Team, TeamMember, toTeamRecord } from './team.entity';
+import { Team } from './team.entity';
+import { toTeamMemberRecord, toTeamRecord } from './team.record';
+import { TeamRepository } from './team.repository';
+import { WorkspaceRepository } from './workspace.repository';
 
 export const MAX_TEAMS_PER_WORKSPACE = 10;
 const NOT_A_MEMBER = 'User is not a member of this organization';
 
-export const toTeamMemberRecord = (tm: TeamMember) => ({
-  id: tm.id,
-  teamId: tm.teamId,
-  userId: tm.userId,
-  createdAt: tm.createdAt.toISOString(),
-});
-
 /** Teams of one workspace. Every method takes the workspace first (the guard resolved it). */
 @Injectable()
 export class TeamService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly teams: TeamRepository,
+    private readonly members: MemberRepository,
+    private readonly workspaces: WorkspaceRepository,
+  ) {}
 
   async findInWorkspace(workspaceId: string, teamId: string): Promise<Team> {
-    const team = isUuid(teamId) ? await this.ds.getRepository(Team).findOneBy({ id: teamId.toLowerCase(), organizationId: workspaceId }) : null;
+    const team = await this.teams.findInWorkspace(workspaceId, teamId);
     if (!team) throw new NotFoundException('Team not found');
     return team;
   }
 
   async create(workspaceId: string, name: string) {
     const team = await this.ds.transaction(async (m) => {
-      await lockWorkspace(m, workspaceId);
-      const [{ count }] = await m.query(`SELECT count(*)::int AS count FROM team WHERE organization_id = $1`, [workspaceId]);
-      if (count >= MAX_TEAMS_PER_WORKSPACE) throw new BadRequestException(`You have reached the maximum number of teams (${MAX_TEAMS_PER_WORKSPACE})`);
-      return m.save(m.create(Team, { organizationId: workspaceId, name }));
+      await lockWorkspace(this.workspaces, workspaceId, m);
+      if ((await this.teams.countInWorkspace(workspaceId, m)) >= MAX_TEAMS_PER_WORKSPACE) {
+        throw new BadRequestException(`You have reached the maximum number of teams (${MAX_TEAMS_PER_WORKSPACE})`);
+      }
+      return this.teams.insert(workspaceId, name, m);
     });
     return toTeamRecord(team);
   }
@@ -40,16 +43,13 @@ export class TeamService {
   /** Only the name is writable; the other fields a client sends back are ignored. */
   async update(workspaceId: string, teamId: string, data: TeamDataDto) {
     const team = await this.findInWorkspace(workspaceId, teamId);
-    if (data.name !== undefined && data.name !== team.name) {
-      team.name = data.name;
-      await this.ds.getRepository(Team).save(team);
-    }
-    return toTeamRecord(team);
+    if (data.name === undefined || data.name === team.name) return toTeamRecord(team);
+    return toTeamRecord(await this.teams.rename(workspaceId, team.id, data.name));
   }
 
   async remove(workspaceId: string, teamId: string) {
     const team = await this.findInWorkspace(workspaceId, teamId);
-    await this.ds.getRepository(Team).delete({ id: team.id, organizationId: workspaceId });
+    await this.teams.deleteInWorkspace(workspaceId, team.id);
     return { message: 'Team removed successfully.' };
   }
 
@@ -58,22 +58,15 @@ export class TeamService {
     const team = await this.findInWorkspace(workspaceId, teamId);
     if (!isUuid(userId)) throw new BadRequestException(NOT_A_MEMBER);
     const uid = userId.toLowerCase();
-    const member = await this.ds.query(`SELECT 1 FROM member WHERE organization_id = $1 AND user_id = $2`, [workspaceId, uid]);
-    if (!member.length) throw new BadRequestException(NOT_A_MEMBER);
-    const rows: TeamMember[] = await this.ds.query(
-      `INSERT INTO team_member (team_id, user_id) VALUES ($1, $2)
-       ON CONFLICT (team_id, user_id) DO NOTHING
-       RETURNING id, team_id AS "teamId", user_id AS "userId", created_at AS "createdAt"`,
-      [team.id, uid],
-    );
-    if (!rows.length) throw new BadRequestException('User is already a member of this team');
-    return toTeamMemberRecord(rows[0]);
+    if (!(await this.members.isMember(workspaceId, uid))) throw new BadRequestException(NOT_A_MEMBER);
+    const added = await this.teams.addMember(workspaceId, team.id, uid);
+    if (!added) throw new BadRequestException('User is already a member of this team');
+    return toTeamMemberRecord(added);
   }
 
   async removeMember(workspaceId: string, teamId: string, userId: string) {
     const team = await this.findInWorkspace(workspaceId, teamId);
-    const res = isUuid(userId) ? await this.ds.getRepository(TeamMember).delete({ teamId: team.id, userId: userId.toLowerCase() }) : { affected: 0 };
-    if (!res.affected) throw new NotFoundException('Team member not found');
+    if (!(await this.teams.removeMember(workspaceId, team.id, userId))) throw new NotFoundException('Team member not found');
     return { message: 'Team member removed successfully.' };
   }
 }

@@ -12,23 +12,3 @@ export class Workspace {
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
-
-export interface WorkspaceRecord {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: string | null;
-  description: string | null;
-  createdAt: string;
-}
-
-export const toWorkspaceRecord = (w: Workspace): WorkspaceRecord => ({
-  id: w.id,
-  name: w.name,
-  slug: w.slug,
-  logo: w.logo,
-  metadata: w.metadata,
-  description: w.description,
-  createdAt: w.createdAt.toISOString(),
-});

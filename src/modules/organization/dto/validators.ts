@@ -30,7 +30,7 @@ export const IsRequiredString = (opts: { max?: number; email?: boolean; pattern?
   );
 };
 
-/** A role value: a role name, a comma list of names, or an array of names (decisions §3). */
+/** A role value: a role name, a comma list of names, or an array of names (docs/decisions-local.md, Organization management). */
 export const IsRoleInput = (options?: ValidationOptions) =>
   ValidateBy(
     {
@@ -46,7 +46,7 @@ export const IsRoleInput = (options?: ValidationOptions) =>
     options,
   );
 
-/** A permission value: an object {resource: [action]} or a JSON string of one (decisions §3). */
+/** A permission value: an object {resource: [action]} or a JSON string of one (docs/decisions-local.md, Organization management). */
 export const IsPermissionInput = (options?: ValidationOptions) =>
   ValidateBy(
     {

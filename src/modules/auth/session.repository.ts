@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { preparedRows } from '../../database/sql';
+import { Session } from './session.entity';
+
+/** A live session joined with its user: what every JWT-authenticated request needs. */
+export interface LiveSessionRow {
+  active_organization_id: string | null;
+  name: string;
+  email: string;
+  is_instance_admin: boolean;
+}
+
+/** Sessions behind access tokens. A session belongs to its user; it has no workspace. */
+@Injectable()
+export class SessionRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  create(fields: Pick<Session, 'userId' | 'expiresAt' | 'ipAddress' | 'userAgent'>, m: EntityManager = this.ds.manager): Promise<Session> {
+    return m.getRepository(Session).save(fields);
+  }
+
+  /** The session, which must exist (behind a valid token); throws otherwise. */
+  getById(id: string, m: EntityManager = this.ds.manager): Promise<Session> {
+    return m.findOneByOrFail(Session, { id });
+  }
+
+  /**
+   * The session of a JWT if it is neither revoked nor expired, with its user, in one statement.
+   * Runs on every authenticated request, so it is a named prepared statement (docs/benchmarks.md).
+   */
+  async findLiveWithUser(sessionId: string, userId: string): Promise<LiveSessionRow | undefined> {
+    const rows = await preparedRows<LiveSessionRow>(
+      this.ds,
+      'auth_session',
+      `SELECT s.active_organization_id, u.name, u.email, u.is_instance_admin
+         FROM session s JOIN "user" u ON u.id = s.user_id
+        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+      [sessionId, userId],
+    );
+    return rows[0];
+  }
+
+  async revoke(sessionId: string, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(`UPDATE session SET revoked_at = now(), updated_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
+  }
+
+  async revokeAllOfUser(userId: string, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(`UPDATE session SET revoked_at = now(), updated_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+  }
+
+  async setActiveOrganization(sessionId: string, organizationId: string | null, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(`UPDATE session SET active_organization_id = $2, updated_at = now() WHERE id = $1`, [sessionId, organizationId]);
+  }
+}

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { User } from './user.entity';
+
+/** Arbitrary constant naming "sign-ups" in pg_advisory_xact_lock's key space. */
+const SIGN_UP_LOCK_KEY = 7_261_301_118;
+
+export interface NewUser {
+  name: string;
+  email: string;
+  image: string | null;
+  passwordHash: string | null;
+  emailVerified: boolean;
+  isInstanceAdmin: boolean;
+}
+
+/**
+ * The users table. Users belong to the instance, not to a workspace, so nothing here takes a
+ * workspace id. Emails are passed already normalised (normalizeEmail).
+ */
+@Injectable()
+export class UserRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Serialises sign-ups until `m`'s transaction ends, so that exactly one first user becomes the instance admin. */
+  async lockSignUps(m: EntityManager): Promise<void> {
+    await m.query('SELECT pg_advisory_xact_lock($1)', [SIGN_UP_LOCK_KEY]);
+  }
+
+  async emailTaken(email: string, m: EntityManager = this.ds.manager): Promise<boolean> {
+    return (await m.query(`SELECT 1 FROM "user" WHERE email = $1`, [email])).length > 0;
+  }
+
+  async anyUserExists(m: EntityManager = this.ds.manager): Promise<boolean> {
+    const [{ any }] = await m.query(`SELECT EXISTS (SELECT 1 FROM "user") AS any`);
+    return any;
+  }
+
+  insert(fields: NewUser, m: EntityManager = this.ds.manager): Promise<User> {
+    return m.save(m.create(User, fields));
+  }
+
+  findById(id: string, m: EntityManager = this.ds.manager): Promise<User | null> {
+    return m.findOneBy(User, { id });
+  }
+
+  /** The user, which must exist (e.g. behind a valid token); throws otherwise. */
+  getById(id: string, m: EntityManager = this.ds.manager): Promise<User> {
+    return m.findOneByOrFail(User, { id });
+  }
+
+  findByIds(ids: string[], m: EntityManager = this.ds.manager): Promise<User[]> {
+    return ids.length ? m.findBy(User, { id: In(ids) }) : Promise.resolve([]);
+  }
+
+  findByEmail(email: string, m: EntityManager = this.ds.manager): Promise<User | null> {
+    return m.findOneBy(User, { email });
+  }
+
+  /** With the password hash, which every other read leaves out (sign-in only). */
+  findByEmailWithPasswordHash(email: string): Promise<User | null> {
+    return this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.email = :email', { email }).getOne();
+  }
+
+  /**
+   * Locks the user's row until `m`'s transaction ends and says whether it has a password; null
+   * when the user does not exist. The lock serialises changes to the ways a user signs in.
+   */
+  async lockSignInMethods(id: string, m: EntityManager): Promise<{ hasPassword: boolean } | null> {
+    const [row] = await m.query(`SELECT password_hash IS NOT NULL AS has_password FROM "user" WHERE id = $1 FOR UPDATE`, [id]);
+    return row ? { hasPassword: row.has_password } : null;
+  }
+
+  async markEmailVerifiedWithoutPassword(id: string, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.update(User, { id }, { emailVerified: true, passwordHash: null });
+  }
+}

@@ -1,0 +1,151 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { OutboxListener } from './outbox-listener';
+import { ClaimedOutboxRow, OutboxRepository } from './outbox.repository';
+import { QUEUE_NAMES } from './queues';
+
+const BATCH = 50;
+const QUEUE_TIMEOUT_MS = 5_000;
+/** After a failed publication (Redis away), the next try comes this soon, or at the poll if sooner. */
+const RETRY_MS = 1_000;
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Worker role: publishes committed outbox rows to their queues and deletes them.
+ *
+ * Woken by the outbox listener when a row commits (LISTEN/NOTIFY), and by a poll every
+ * OUTBOX_POLL_MS in case a notification was lost (listener reconnecting, another process's
+ * notification, a row written with triggers disabled). Rows are claimed with FOR UPDATE SKIP
+ * LOCKED, so several workers never block each other, and published with BullMQ job id = row id;
+ * a row is deleted only after BullMQ accepted its job, so a Redis outage leaves it for a later
+ * try, and if the delete is lost after a successful publish, the next publish of the same id is
+ * ignored by BullMQ.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private readonly queues = new Map<string, Queue>();
+  private readonly pollMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+  /** Woken while a drain ran: that drain may have looked before the new row committed. */
+  private wokenMeanwhile = false;
+  private stopped = false;
+  private failing = false;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly outbox: OutboxRepository,
+    private readonly listener: OutboxListener,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    this.pollMs = config.outboxPollMs;
+  }
+
+  onApplicationBootstrap(): void {
+    for (const name of QUEUE_NAMES) {
+      const queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+      // An EventEmitter 'error' without a listener throws: a Redis outage must not end the process.
+      // The relay reports failures itself (drain), so connection errors are only logged at debug.
+      queue.on('error', (err) => this.logger.debug(`${name} queue connection: ${err.message}`));
+      this.queues.set(name, queue);
+    }
+    this.listener.start(() => this.wake());
+    this.wake();
+  }
+
+  /** Stops listening and polling and waits for the batch in flight, before the database and queues close. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.listener.stop();
+    await this.inFlight;
+  }
+
+  /** Drains the outbox now, or right after the drain in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.inFlight) {
+      this.wokenMeanwhile = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.wokenMeanwhile = false;
+    this.inFlight = this.drain().then((ok) => {
+      this.inFlight = null;
+      if (ok && this.wokenMeanwhile) this.wake();
+      else this.schedule(ok ? this.pollMs : Math.min(this.pollMs, RETRY_MS));
+    });
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.wake(), ms);
+  }
+
+  /** Relays batches until the outbox is empty; false when publishing failed (reported once per outage). */
+  private async drain(): Promise<boolean> {
+    try {
+      while (!this.stopped && (await this.relayBatch()) === BATCH);
+      if (this.failing) this.logger.log('outbox relay recovered');
+      this.failing = false;
+      return true;
+    } catch (err) {
+      if (!this.failing) this.logger.warn(`outbox relay failed, will retry: ${(err as Error).message}`);
+      this.failing = true;
+      return false;
+    }
+  }
+
+  /** Publishes one batch; returns how many rows it moved. */
+  async relayBatch(): Promise<number> {
+    let failure: Error | null = null;
+    const moved = await this.ds.transaction(async (m) => {
+      const rows = await this.outbox.claimBatch([...this.queues.keys()], BATCH, m);
+      if (!rows.length) return 0;
+      const ids = rows.map((r) => r.id);
+      try {
+        await this.publish(rows);
+      } catch (err) {
+        // Commit the count, not a delete: the rows stay for the next try.
+        failure = err as Error;
+        await this.outbox.recordFailure(ids, failure.message, m);
+        return 0;
+      }
+      await this.outbox.deleteIds(ids, m);
+      return rows.length;
+    });
+    if (failure) throw failure;
+    return moved;
+  }
+
+  private async publish(rows: ClaimedOutboxRow[]): Promise<void> {
+    const byQueue = new Map<string, ClaimedOutboxRow[]>();
+    for (const r of rows) byQueue.set(r.queue, [...(byQueue.get(r.queue) ?? []), r]);
+    await Promise.all(
+      [...byQueue].map(([name, batch]) =>
+        withTimeout(
+          this.queues.get(name)!.addBulk(batch.map((r) => ({ name: r.name, data: r.payload, opts: { jobId: r.id } }))),
+          QUEUE_TIMEOUT_MS,
+          `publishing to the ${name} queue`,
+        ),
+      ),
+    );
+  }
+}

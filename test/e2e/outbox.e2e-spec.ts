@@ -1,0 +1,156 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source-options';
+import { MIGRATIONS } from '../../src/database/migrations';
+import { OUTBOX_LISTENER_NAME } from '../../src/queue/outbox-listener';
+import { OutboxService } from '../../src/queue/outbox.service';
+import { QueueName } from '../../src/queue/queues';
+import { redisOptionsFromUrl } from '../../src/redis/redis-options';
+import { startTestApp, TestApp } from '../support/app';
+import { DB_PREFIX, urlFor, withAdmin } from '../support/db';
+import { sql } from '../support/fixtures';
+import { until as waitUntil } from '../support/until';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Far longer than any wait below: a row that arrives did not wait for a poll. */
+const LONG_POLL_MS = 600_000;
+/** How long a test waits for something that should take milliseconds (a deadline, not a measurement). */
+const DEADLINE_MS = 10_000;
+
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>) => waitUntil(what, probe, DEADLINE_MS);
+
+function emailQueue(t: TestApp): Queue {
+  return new Queue(QueueName.Email, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${t.queuePrefix}:bull` });
+}
+
+/** An email job no composer can send (no such invitation): the worker skips it, which is all these tests need. */
+const job = (id?: string) => ({ queue: QueueName.Email, name: 'invitation', payload: { invitationId: randomUUID(), send: 1 }, id });
+
+/** The listening connection's backend, once it has issued LISTEN. */
+async function listenerPid(databaseUrl: string): Promise<number | undefined> {
+  const [row] = await sql(
+    databaseUrl,
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND query ILIKE 'LISTEN%' AND state = 'idle'`,
+    [OUTBOX_LISTENER_NAME],
+  );
+  return row?.pid;
+}
+
+describe('with polling practically off (OUTBOX_POLL_MS = 10 minutes)', () => {
+  let t: TestApp;
+  let queue: Queue;
+  let ds: DataSource;
+  let outbox: OutboxService;
+  beforeAll(async () => {
+    t = await startTestApp({ OUTBOX_POLL_MS: String(LONG_POLL_MS) });
+    queue = emailQueue(t);
+    ds = t.running.app.get(DataSource);
+    outbox = t.running.app.get(OutboxService);
+    await until('the outbox listener', () => listenerPid(t.databaseUrl));
+  });
+  afterAll(async () => {
+    await queue?.close();
+    await t?.close();
+  });
+
+  it('a committed row reaches its queue at once, with the row id as job id, and leaves the outbox', async () => {
+    const id = await ds.transaction((m) => outbox.enqueue(m, job()));
+    const queued = await until('the job', () => queue.getJob(id));
+    expect(queued.name).toBe('invitation');
+    await until('the row to leave the outbox', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = $1`, [id])).length === 0);
+  });
+
+  it('a row of a rolled-back transaction is never published; one committed after it is', async () => {
+    const rolledBack = `rolled-back-${randomBytes(4).toString('hex')}`;
+    await expect(
+      ds.transaction(async (m) => {
+        await outbox.enqueue(m, job(rolledBack));
+        throw new Error('the change fails');
+      }),
+    ).rejects.toThrow('the change fails');
+    const committed = await ds.transaction((m) => outbox.enqueue(m, job()));
+    await until('the committed job', () => queue.getJob(committed));
+    expect(await queue.getJob(rolledBack)).toBeUndefined();
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = $1`, [rolledBack])).toHaveLength(0);
+  });
+
+  it('asking twice for the same job id keeps one row and one job', async () => {
+    const id = `same-${randomBytes(4).toString('hex')}`;
+    await ds.transaction(async (m) => {
+      expect(await outbox.enqueue(m, job(id))).toBe(id);
+      expect(await outbox.enqueue(m, job(id))).toBe(id);
+      expect(await m.query(`SELECT count(*)::int AS n FROM outbox WHERE id = $1`, [id])).toEqual([{ n: 1 }]);
+    });
+    await until('the job', () => queue.getJob(id));
+    await expect(outbox.enqueue(ds.manager, job('a:b'))).rejects.toThrow(/must not/);
+  });
+
+  it('listens again after its database connection is cut, and then relays at once', async () => {
+    const before = await until('the outbox listener', () => listenerPid(t.databaseUrl));
+    await sql(t.databaseUrl, `SELECT pg_terminate_backend($1)`, [before]);
+    const after = await until('a new listening connection', async () => {
+      const pid = await listenerPid(t.databaseUrl);
+      return pid !== before && pid;
+    });
+    expect(after).not.toBe(before);
+    const id = await ds.transaction((m) => outbox.enqueue(m, job()));
+    await until('the job', () => queue.getJob(id));
+  });
+});
+
+describe('polling', () => {
+  let t: TestApp;
+  let queue: Queue;
+  beforeAll(async () => {
+    t = await startTestApp({ OUTBOX_POLL_MS: '200' });
+    queue = emailQueue(t);
+  });
+  afterAll(async () => {
+    await queue?.close();
+    await t?.close();
+  });
+
+  it('relays a row whose notification never came', async () => {
+    const id = `unannounced-${randomBytes(4).toString('hex')}`;
+    // Triggers (and so the notification) are off for this transaction only.
+    await sql(
+      t.databaseUrl,
+      `BEGIN; SET LOCAL session_replication_role = replica;
+       INSERT INTO outbox (id, queue, name, payload) VALUES ('${id}', 'email', 'invitation', '{}');
+       COMMIT`,
+    );
+    await until('the job', () => queue.getJob(id));
+  });
+});
+
+describe('the Outbox migration', () => {
+  it('moves waiting email_outbox rows into the outbox and drops email_outbox', async () => {
+    const db = `${DB_PREFIX}outbox_${randomBytes(4).toString('hex')}`;
+    await withAdmin((c) => c.query(`CREATE DATABASE "${db}"`));
+    const index = MIGRATIONS.findIndex((m) => new m().name === 'Outbox1763780900000');
+    const run = async (migrations: typeof MIGRATIONS) => {
+      const ds = new DataSource({ ...dataSourceOptions(urlFor(db), 1), migrations });
+      await ds.initialize();
+      try {
+        await ds.runMigrations({ transaction: 'each' });
+      } finally {
+        await ds.destroy();
+      }
+    };
+    try {
+      await run(MIGRATIONS.slice(0, index));
+      await sql(urlFor(db), `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', 'invitation-x-1', '{"send": 1}')`);
+      await run(MIGRATIONS);
+      expect(await sql(urlFor(db), `SELECT id, queue, name, payload, attempts FROM outbox`)).toEqual([
+        { id: 'invitation-x-1', queue: 'email', name: 'invitation', payload: { send: 1 }, attempts: 0 },
+      ]);
+      expect(await sql(urlFor(db), `SELECT to_regclass('email_outbox') AS t`)).toEqual([{ t: null }]);
+      // BullMQ refuses integer job ids and ':' in them: the table does too.
+      await expect(sql(urlFor(db), `INSERT INTO outbox (id, queue, name, payload) VALUES ('42', 'email', 'x', '{}')`)).rejects.toThrow(/outbox_id_is_job_id/);
+      await expect(sql(urlFor(db), `INSERT INTO outbox (id, queue, name, payload) VALUES ('a:b', 'email', 'x', '{}')`)).rejects.toThrow(/outbox_id_is_job_id/);
+    } finally {
+      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`));
+    }
+  });
+});
