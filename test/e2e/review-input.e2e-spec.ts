@@ -109,7 +109,7 @@ describe('input that used to answer 500', () => {
     expect((await t.api.get(`/time-entry/${entry.id}`, owner.token)).body).toEqual(entry);
   });
 
-  it('permission objects naming Object members (constructor, __proto__) are 400 invalid resource for roles; API keys get no scope from them', async () => {
+  it('permission objects naming Object members (constructor, __proto__) are 400 for roles and for API keys, and store nothing', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const bodies = [
       { role: 'r6', permission: '{"constructor":["read"]}', organizationId: workspaceId },
@@ -123,28 +123,14 @@ describe('input that used to answer 500', () => {
     }
     expect((await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM organization_role WHERE organization_id = $1`, [workspaceId]))[0].n).toBe(0);
 
-    // On the API-key route such a name never reaches the permission check: building the DTO drops
-    // `constructor` and `__proto__` keys, so the key is minted scoped to nothing at all.
-    for (const name of ['constructor', '__proto__']) {
-      const key = await t.api.request('POST', '/auth/api-key/create', undefined, { token: owner.token, raw: `{"permissions":{"${name}":["read"]}}` });
-      expect(key.status).toBe(200);
-      expect(key.body).toEqual({
-        id: expect.any(String),
-        name: null,
-        start: key.body.key.slice(0, 10),
-        key: expect.stringMatching(/^tdm_/),
-        permissions: {},
-        createdAt: expect.any(String),
-        expiresAt: null,
-      });
-      const [row] = await sql(t.databaseUrl, `SELECT permissions FROM api_key WHERE id = $1`, [key.body.id]);
-      expect(row).toEqual({ permissions: {} });
-      // A key with no scopes may do nothing that needs one.
-      const create = await t.api.post('/auth/organization/create', { name: 'By a key without scopes' }, key.body.key);
-      expect([create.status, create.body]).toEqual([403, { message: 'Insufficient API key scope' }]);
-      const write = await t.api.post('/project', { name: 'P', workspaceId }, key.body.key);
-      expect([write.status, write.body]).toEqual([403, { message: 'Insufficient API key scope' }]);
+    // On the API-key route the DTO transformation drops `constructor` and `__proto__` keys, which
+    // would leave a key scoped to nothing: refused like an empty permission object, nothing stored.
+    const keysBefore = (await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM api_key WHERE user_id = $1`, [owner.user.id]))[0].n;
+    for (const raw of ['{"permissions":{"constructor":["read"]}}', '{"permissions":{"__proto__":["read"]}}', '{"permissions":{}}', '{"permissions":{"task":[]}}']) {
+      const key = await t.api.request('POST', '/auth/api-key/create', undefined, { token: owner.token, raw });
+      expect([raw, key.status, key.body]).toEqual([raw, 400, { message: 'permissions must grant at least one action' }]);
     }
+    expect((await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM api_key WHERE user_id = $1`, [owner.user.id]))[0].n).toBe(keysBefore);
   });
 });
 

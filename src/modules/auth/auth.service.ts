@@ -147,6 +147,9 @@ export class AuthService {
     if (dto.permissions !== undefined) {
       const err = invalidPermission(dto.permissions);
       if (err) throw new BadRequestException(err);
+      // A key scoped to nothing could do nothing at all; so does `{"constructor": […]}`, whose key
+      // the DTO transformation drops before it can be called an invalid resource.
+      if (!Object.values(dto.permissions).some((actions) => actions.length)) throw new BadRequestException('permissions must grant at least one action');
     }
     // A scoped key can do no more than its scopes, so it cannot mint a key that could do more.
     const scopes = user.apiKey?.permissions;
