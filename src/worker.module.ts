@@ -8,7 +8,7 @@ import { OutboxRelayModule } from './queue/outbox.module';
  * with the repositories they read). @nestjs/bullmq starts a consumer for every processor it finds,
  * so processors live only in modules imported here, never in API-only processes; and no module
  * here may declare a controller, since a worker-only process serves no HTTP
- * (test/e2e/worker-role.e2e-spec.ts checks both).
+ * (test/e2e/queue/worker-role.e2e-spec.ts checks both).
  */
 @Module({ imports: [OutboxRelayModule, MailWorkerModule, InvitationEmailModule] })
 export class WorkerModule {}

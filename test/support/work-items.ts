@@ -30,3 +30,11 @@ export async function createTask(t: TestApp, token: string, projectId: string, f
 }
 
 export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A fresh owner with a workspace, a project and one task on its board. */
+export async function taskOnBoard(t: TestApp) {
+  const { owner, workspaceId } = await ownerWithWorkspace(t);
+  const project = await createProject(t, owner.token, workspaceId);
+  const task = await createTask(t, owner.token, project.id);
+  return { owner, workspaceId, project, task };
+}

@@ -1,16 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source-options';
-import { MIGRATIONS } from '../../src/database/migrations';
-import { OUTBOX_LISTENER_NAME } from '../../src/queue/outbox-listener';
-import { OutboxService } from '../../src/queue/outbox.service';
-import { QueueName } from '../../src/queue/queues';
-import { redisOptionsFromUrl } from '../../src/redis/redis-options';
-import { startTestApp, TestApp } from '../support/app';
-import { DB_PREFIX, urlFor, withAdmin } from '../support/db';
-import { sql } from '../support/fixtures';
-import { until as waitUntil } from '../support/until';
+import { dataSourceOptions } from '../../../src/database/data-source-options';
+import { MIGRATIONS } from '../../../src/database/migrations';
+import { OUTBOX_LISTENER_NAME } from '../../../src/queue/outbox-listener';
+import { OutboxService } from '../../../src/queue/outbox.service';
+import { QueueName } from '../../../src/queue/queues';
+import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
+import { startTestApp, TestApp } from '../../support/app';
+import { DB_PREFIX, urlFor, withAdmin } from '../../support/db';
+import { sql } from '../../support/fixtures';
+import { until as waitUntil } from '../../support/until';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Far longer than any wait below: a row that arrives did not wait for a poll. */

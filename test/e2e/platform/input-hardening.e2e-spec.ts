@@ -1,6 +1,6 @@
-import { startTestApp, TestApp } from '../support/app';
-import { addMember, sql } from '../support/fixtures';
-import { createProject, createTask, ownerWithWorkspace } from '../support/work-items';
+import { startTestApp, TestApp } from '../../support/app';
+import { addMember, sql } from '../../support/fixtures';
+import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
-import { SearchStatsService } from '../../src/modules/search/search-stats.service';
-import { Workspace } from '../support/api';
-import { startTestApp, TestApp } from '../support/app';
-import { addMember, sql } from '../support/fixtures';
+import { SearchStatsService } from '../../../src/modules/search/search-stats.service';
+import { Workspace } from '../../support/api';
+import { startTestApp, TestApp } from '../../support/app';
+import { addMember, sql } from '../../support/fixtures';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -325,7 +325,7 @@ describe('access paths chosen per section and per project', () => {
 
 describe('search records match the resources’ own endpoints', () => {
   it('a task, project, workspace and comment found by search equal what their GET routes answer', async () => {
-    const { createProject, createTask } = await import('../support/work-items');
+    const { createProject, createTask } = await import('../../support/work-items');
     const u = await t.api.signUp();
     const ws = await t.api.createWorkspace(u.token, 'Narwhal workspace');
     const p = await createProject(t, u.token, ws.id, { name: 'Narwhal project', slug: 'NAR', description: 'about narwhals' });
@@ -345,7 +345,7 @@ describe('search records match the resources’ own endpoints', () => {
 
 describe('search follows every change of a task through the API', () => {
   it('finds new titles and descriptions, follows moves, forgets deleted tasks; moves leave the search text alone', async () => {
-    const { createProject, createTask } = await import('../support/work-items');
+    const { createProject, createTask } = await import('../../support/work-items');
     const u = await t.api.signUp();
     const ws = await t.api.createWorkspace(u.token, 'Felines');
     const a = await createProject(t, u.token, ws.id, { name: 'Alpha', slug: 'ALF' });

@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as jwt from 'jsonwebtoken';
 import { Client } from 'pg';
-import { EmailNfkc1763780800000 } from '../../src/database/migrations/1763780800000-EmailNfkc';
-import { startTestApp, TestApp } from '../support/app';
-import { addMember, sql } from '../support/fixtures';
-import { concretePath, registeredRoutes, routeAccess } from '../support/routes';
-import { createProject, createTask } from '../support/work-items';
+import { EmailNfkc1763780800000 } from '../../../src/database/migrations/1763780800000-EmailNfkc';
+import { startTestApp, TestApp } from '../../support/app';
+import { addMember, sql } from '../../support/fixtures';
+import { concretePath, registeredRoutes, routeAccess } from '../../support/routes';
+import { createProject, createTask } from '../../support/work-items';
 
 /**
  * One test per finding of the security probe (docs/decisions-local.md, "Access rules that close
@@ -270,7 +270,7 @@ describe('5. a scoped API key is refused on every route outside its scopes', () 
 
   it('holding a resource is not holding all its actions: every guarded route refuses a key with its resource but not its action', async () => {
     const owner = await t.api.signUp();
-    const { RESOURCE_ACTIONS } = await import('../../src/common/permissions/permissions');
+    const { RESOURCE_ACTIONS } = await import('../../../src/common/permissions/permissions');
     const guarded = routeAccess(t).filter((r) => r.permission);
     expect(guarded.length).toBeGreaterThan(40);
     const keys = new Map<string, string>();

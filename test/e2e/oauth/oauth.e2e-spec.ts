@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
-import { CryptoService } from '../../src/common/crypto/crypto.service';
-import { AppConfig } from '../../src/config/app-config';
-import { startTestApp, TestApp } from '../support/app';
-import { sql } from '../support/fixtures';
-import { freePort, loginAtProvider, ProviderUser, startOidcProvider, TestOidcProvider } from '../support/oidc-provider';
+import { CryptoService } from '../../../src/common/crypto/crypto.service';
+import { AppConfig } from '../../../src/config/app-config';
+import { startTestApp, TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
+import { freePort, loginAtProvider, ProviderUser, startOidcProvider, TestOidcProvider } from '../../support/oidc-provider';
 
 // The app's public address as the provider and the browser know it. The test plays the browser
 // (and the reverse proxy in front of the app): it stops at the provider's redirect to this address

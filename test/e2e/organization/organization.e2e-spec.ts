@@ -1,5 +1,5 @@
-import { startTestApp, TestApp } from '../support/app';
-import { addMember, sql } from '../support/fixtures';
+import { startTestApp, TestApp } from '../../support/app';
+import { addMember, sql } from '../../support/fixtures';
 
 let t: TestApp;
 beforeAll(async () => {

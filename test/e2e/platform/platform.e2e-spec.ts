@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
-import { bootstrap } from '../../src/bootstrap';
-import { QueueName } from '../../src/queue/queues';
-import { GuardedQueue } from '../../src/queue/guarded-bullmq';
-import { loadConfig } from '../../src/config/app-config';
-import { MIGRATIONS } from '../../src/database/migrations';
-import { dropRedisKeys, startTestApp, TestApp } from '../support/app';
-import { DB_PREFIX, urlFor, withAdmin } from '../support/db';
-import { sql } from '../support/fixtures';
-import { concretePath, registeredRoutes, routeAccess } from '../support/routes';
+import { bootstrap } from '../../../src/bootstrap';
+import { QueueName } from '../../../src/queue/queues';
+import { GuardedQueue } from '../../../src/queue/guarded-bullmq';
+import { loadConfig } from '../../../src/config/app-config';
+import { MIGRATIONS } from '../../../src/database/migrations';
+import { dropRedisKeys, startTestApp, TestApp } from '../../support/app';
+import { DB_PREFIX, urlFor, withAdmin } from '../../support/db';
+import { sql } from '../../support/fixtures';
+import { concretePath, registeredRoutes, routeAccess } from '../../support/routes';
 
 /**
  * The controllers' routes that answer without credentials, as Express registered them. Every

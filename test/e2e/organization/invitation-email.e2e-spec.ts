@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { QueueName } from '../../src/queue/queues';
-import { OutboxRelay } from '../../src/queue/outbox.relay';
-import { redisOptionsFromUrl } from '../../src/redis/redis-options';
-import { Res } from '../support/api';
-import { startTestApp, TestApp } from '../support/app';
-import { sql } from '../support/fixtures';
-import { freePort, SilentServer, TestSmtpServer } from '../support/smtp';
-import { TcpProxy } from '../support/tcp-proxy';
-import { until } from '../support/until';
+import { QueueName } from '../../../src/queue/queues';
+import { OutboxRelay } from '../../../src/queue/outbox.relay';
+import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
+import { Res } from '../../support/api';
+import { startTestApp, TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
+import { freePort, SilentServer, TestSmtpServer } from '../../support/smtp';
+import { TcpProxy } from '../../support/tcp-proxy';
+import { until } from '../../support/until';
 
 const ORG = '/auth/organization';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { ModulesContainer } from '@nestjs/core';
-import { FEATURE_MODULES } from '../../src/app.module';
-import { bootstrap, Running } from '../../src/bootstrap';
-import { loadConfig } from '../../src/config/app-config';
-import { OutboxRelay } from '../../src/queue/outbox.relay';
-import { QueueName } from '../../src/queue/queues';
-import { WorkerModule } from '../../src/worker.module';
-import { startTestApp, TestApp } from '../support/app';
-import { TestSmtpServer } from '../support/smtp';
+import { FEATURE_MODULES } from '../../../src/app.module';
+import { bootstrap, Running } from '../../../src/bootstrap';
+import { loadConfig } from '../../../src/config/app-config';
+import { OutboxRelay } from '../../../src/queue/outbox.relay';
+import { QueueName } from '../../../src/queue/queues';
+import { WorkerModule } from '../../../src/worker.module';
+import { startTestApp, TestApp } from '../../support/app';
+import { TestSmtpServer } from '../../support/smtp';
 
 /** The modules a running app loaded, the controllers they declare and the providers they hold. */
 function loaded(running: Running): { modules: Function[]; controllers: string[]; providers: unknown[] } {

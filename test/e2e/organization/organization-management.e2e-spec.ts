@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { ForbiddenException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthUser } from '../../src/common/decorators/current-user.decorator';
-import { RequirePermission } from '../../src/common/decorators/require-permission.decorator';
-import { PermissionGuard } from '../../src/common/guards/permission.guard';
-import { AccessService } from '../../src/common/permissions/access.service';
-import { ScopeRegistry } from '../../src/common/permissions/scope-registry';
-import { Auth } from '../support/api';
-import { startTestApp, TestApp } from '../support/app';
-import { addMember, sql } from '../support/fixtures';
-import { TestSmtpServer } from '../support/smtp';
+import { AuthUser } from '../../../src/common/decorators/current-user.decorator';
+import { RequirePermission } from '../../../src/common/decorators/require-permission.decorator';
+import { PermissionGuard } from '../../../src/common/guards/permission.guard';
+import { AccessService } from '../../../src/common/permissions/access.service';
+import { ScopeRegistry } from '../../../src/common/permissions/scope-registry';
+import { Auth } from '../../support/api';
+import { startTestApp, TestApp } from '../../support/app';
+import { addMember, sql } from '../../support/fixtures';
+import { TestSmtpServer } from '../../support/smtp';
 
 const ORG = '/auth/organization';
 const CLIENT_URL = 'https://app.example.test';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { startTestApp, TestApp } from '../support/app';
-import { sql } from '../support/fixtures';
+import { startTestApp, TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { GuardedQueue, GuardedWorker } from '../../src/queue/guarded-bullmq';
-import { dropRedisKeys } from '../support/app';
-import { until } from '../support/until';
+import { GuardedQueue, GuardedWorker } from '../../../src/queue/guarded-bullmq';
+import { dropRedisKeys } from '../../support/app';
+import { until } from '../../support/until';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `t_qs_${randomBytes(3).toString('hex')}`;

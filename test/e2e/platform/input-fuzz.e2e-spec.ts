@@ -1,5 +1,5 @@
-import { startTestApp, TestApp } from '../support/app';
-import { createProject, createTask, ownerWithWorkspace } from '../support/work-items';
+import { startTestApp, TestApp } from '../../support/app';
+import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
-import { startTestApp, TestApp } from '../support/app';
-import { sql } from '../support/fixtures';
-import { recordQueries } from '../support/query-counter';
-import { createProject, createTask, MISSING_ID, ownerWithWorkspace, userWithRole } from '../support/work-items';
+import { startTestApp, TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
+import { recordQueries } from '../../support/query-counter';
+import { createProject, createTask, MISSING_ID, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
-import { startTestApp, TestApp } from '../support/app';
-import { sql } from '../support/fixtures';
+import { startTestApp, TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
 
 const CLIENT_ORIGIN = 'https://app.example';
 
