@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { WorkspaceRecord } from '../../src/modules/organization/workspace.record';
 
 export interface Res<T = any> {
   status: number;
@@ -13,15 +14,7 @@ export interface Auth {
 }
 
 /** A workspace record as the organization routes answer it. */
-export interface Workspace {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: string | null;
-  description: string | null;
-  createdAt: string;
-}
+export type Workspace = WorkspaceRecord;
 
 type Opts = { token?: string; headers?: Record<string, string>; raw?: string };
 
