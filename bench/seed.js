@@ -41,8 +41,8 @@ async function seed(databaseUrl, userId, log = console.log) {
       [wsIds],
     );
     await c.query(
-      `INSERT INTO board_column (project_id, name, slug, position, is_final)
-       SELECT p.id, c.name, c.slug, c.pos, c.pos = 3 FROM project p
+      `INSERT INTO board_column (workspace_id, project_id, name, slug, position, is_final)
+       SELECT p.workspace_id, p.id, c.name, c.slug, c.pos, c.pos = 3 FROM project p
          JOIN member m ON m.organization_id = p.workspace_id AND m.user_id = $1
          CROSS JOIN (VALUES ('To Do', 'to-do', 0), ('In Progress', 'in-progress', 1), ('In Review', 'in-review', 2), ('Done', 'done', 3)) c(name, slug, pos)`,
       [userId],
@@ -97,8 +97,8 @@ async function seed(databaseUrl, userId, log = console.log) {
       [wsIds],
     );
     await c.query(
-      `INSERT INTO time_entry (task_id, user_id, description, start_time, end_time, duration)
-       SELECT t.id, $1, 'work', t.created_at, t.created_at + interval '30 minutes', 1800
+      `INSERT INTO time_entry (workspace_id, task_id, user_id, description, start_time, end_time, duration)
+       SELECT t.workspace_id, t.id, $1, 'work', t.created_at, t.created_at + interval '30 minutes', 1800
          FROM task t JOIN member m ON m.organization_id = t.workspace_id AND m.user_id = $1 WHERE t.number % 10 = 0`,
       [userId],
     );
