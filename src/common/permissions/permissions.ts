@@ -1,4 +1,4 @@
-/** The resource → actions table (docs/decisions-local.md, Organization management). */
+/** The resource → actions table (docs/decisions-local.md, "Roles and permissions"). */
 export const RESOURCE_ACTIONS = {
   organization: ['update', 'delete'],
   member: ['create', 'update', 'delete'],

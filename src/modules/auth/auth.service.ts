@@ -8,7 +8,6 @@ import { ApiKeyPrincipal, AuthUser } from '../../common/decorators/current-user.
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { invalidPermission } from '../../common/permissions/permissions';
-import { normalizeEmail } from '../../common/validation/email';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { InvitationRepository } from '../organization/invitation.repository';
 import { toApiKeyRecord } from './api-key.record';
@@ -43,7 +42,7 @@ export class AuthService {
   ) {}
 
   async signUp(dto: SignUpDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
-    const email = normalizeEmail(dto.email);
+    const email = dto.email; // normalised by the DTO (toNormalizedEmail)
     await this.assertRegistrationOpen(email);
     const passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
     const user = await this.createUser({ name: dto.name, email, image: dto.image ?? null, passwordHash });
@@ -88,8 +87,7 @@ export class AuthService {
   }
 
   async signIn(dto: SignInDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
-    const email = normalizeEmail(dto.email);
-    const user = await this.users.findByEmailWithPasswordHash(email);
+    const user = await this.users.findByEmailWithPasswordHash(dto.email);
     if (!user || !user.passwordHash) {
       await argon2.verify(await DUMMY_HASH, dto.password).catch(() => false);
       throw new UnauthorizedException('Invalid email or password');

@@ -1,6 +1,7 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
@@ -162,7 +163,7 @@ export class TaskService {
   private assertMayAssign(scope: ResolvedScope, user: AuthUser): void {
     if (!hasPermission(scope.permissions, 'task', 'assign')) throw new ForbiddenException('Insufficient permissions');
     const keyScopes = user.apiKey?.permissions;
-    if (keyScopes && !(keyScopes.task ?? []).includes('assign')) throw new ForbiddenException('Insufficient API key scope');
+    if (keyScopes && !keyScopeAllows(keyScopes, 'task', 'assign')) throw new ForbiddenException('Insufficient API key scope');
   }
 
   private async assertAssignable(workspaceId: string, userId: string, m?: EntityManager): Promise<void> {
