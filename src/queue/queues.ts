@@ -4,6 +4,13 @@ import { JobsOptions } from 'bullmq';
 export enum QueueName {
   /** Transactional emails (invitations, notifications). */
   Email = 'email',
+  /** Task-change events (job name = event kind, data = the event snapshot); the fan-out consumes them. */
+  TaskEvents = 'task-events',
+  /** One delivery of an event to one target (job data: the delivery id), one queue per channel. */
+  DeliverMessenger = 'deliver-messenger',
+  DeliverTeamchat = 'deliver-teamchat',
+  DeliverCommunitychat = 'deliver-communitychat',
+  DeliverGenericWebhook = 'deliver-generic-webhook',
 }
 
 export interface QueueSpec {
@@ -19,6 +26,27 @@ const RETENTION: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
+/** Backoff type of delivery jobs: the delivery workers compute it (deliveryBackoffMs). */
+export const DELIVERY_BACKOFF = 'delivery';
+/** First retry after this long, then doubling. */
+const DELIVERY_FIRST_RETRY_MS = 5_000;
+/** Attempts of one delivery: 5 s doubling, 11 waits, about 2.8 h in all (at least an hour, docs/integrations.md). */
+export const DELIVERY_ATTEMPTS = 12;
+
+/**
+ * Wait before retry number `attemptsMade` (1 = the first retry) of a delivery: what the target
+ * asked for with Retry-After when it did (capped at an hour), else 5 s doubling.
+ */
+export function deliveryBackoffMs(attemptsMade: number, retryAfterMs?: number | null): number {
+  if (retryAfterMs !== undefined && retryAfterMs !== null && retryAfterMs >= 0) return Math.min(retryAfterMs, 3_600_000);
+  return DELIVERY_FIRST_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1);
+}
+
+const DELIVERY: QueueSpec = {
+  concurrency: 32,
+  jobOptions: { attempts: DELIVERY_ATTEMPTS, backoff: { type: DELIVERY_BACKOFF }, ...RETENTION },
+};
+
 export const QUEUES: Record<QueueName, QueueSpec> = {
   [QueueName.Email]: {
     // One SMTP connection per concurrent job (MailerService pools as many).
@@ -26,6 +54,15 @@ export const QUEUES: Record<QueueName, QueueSpec> = {
     // 12 attempts from 5 s doubling: an SMTP server down for a few hours still gets the mail.
     jobOptions: { attempts: 12, backoff: { type: 'exponential', delay: 5_000 }, ...RETENTION },
   },
+  [QueueName.TaskEvents]: {
+    // The fan-out writes delivery rows and queues their jobs: short database work.
+    concurrency: 16,
+    jobOptions: { attempts: 20, backoff: { type: 'exponential', delay: 1_000 }, ...RETENTION },
+  },
+  [QueueName.DeliverMessenger]: DELIVERY,
+  [QueueName.DeliverTeamchat]: DELIVERY,
+  [QueueName.DeliverCommunitychat]: DELIVERY,
+  [QueueName.DeliverGenericWebhook]: DELIVERY,
 };
 
 export const QUEUE_NAMES: readonly QueueName[] = Object.values(QueueName);

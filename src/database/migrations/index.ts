@@ -8,6 +8,7 @@ import { SearchByActivityKind1763780700000 } from './1763780700000-SearchByActiv
 import { EmailNfkc1763780800000 } from './1763780800000-EmailNfkc';
 import { Outbox1763780900000 } from './1763780900000-Outbox';
 import { TenantColumns1763781000000 } from './1763781000000-TenantColumns';
+import { IntegrationsAndDeliveries1763781100000 } from './1763781100000-IntegrationsAndDeliveries';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   EmailNfkc1763780800000,
   Outbox1763780900000,
   TenantColumns1763781000000,
+  IntegrationsAndDeliveries1763781100000,
 ];

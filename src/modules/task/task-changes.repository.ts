@@ -5,18 +5,20 @@ import { firstRow, preparedRows, setClause } from '../../database/sql';
 import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
+import { taskEventsSql } from './task-event';
 import { TASK_FIELDS, TaskRow } from './task.record';
 
 /**
  * The one write path of task changes (docs/architecture.md, "The task write path"). Creating a
  * task, updating its fields, moving it and commenting on it all go through here, and each writes
- * the change and its history rows (`activity`) in one statement, through `history()`; the events
- * of the task-events issue join the same function, so no change can be written without them.
+ * the change and its history rows (`activity`) in one statement, through `history()`, and the events of those history rows through `taskEventsSql()`, so
+ * no change can be written without them.
  *
  * These statements are the only ones that read `board_column` (is a status a column, where is the
  * end of it) or write `activity` outside their own modules: a task change is only consistent
  * with them inside the same statement (a column cannot be deleted while a task enters it; a
- * change never commits without its history).
+ * change never commits without its history), and the only ones that write task events into the
+ * outbox (taskEventsSql): a change, its history and its events commit together or not at all.
  */
 
 const VIRTUAL_SQL = VIRTUAL_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -94,7 +96,7 @@ const CREATE_SQL = `
             jsonb_build_object('number', c.number, 'status', c.status, 'priority', c.priority, 'userId', c.user_id) AS event_data, ${NO_EXTERNAL}
        FROM changed c`,
     '$4::uuid',
-  )})
+  )}), events AS (${taskEventsSql('history', 'changed')})
   SELECT * FROM changed`;
 
 /**
@@ -132,13 +134,14 @@ const MOVE_SQL = `
           WHERE c.status <> c.old_status
        ) e`,
     '$5::uuid',
-  )})
+  )}), events AS (${taskEventsSql('history', 'changed')})
   SELECT * FROM changed`;
 
 /** A comment on task $1 of workspace $2 by $3; no row when the task is gone. */
 const COMMENT_SQL = `
-  WITH t AS (SELECT id, workspace_id FROM task WHERE id = $1 AND workspace_id = $2),
-  history AS (${history(`SELECT t.workspace_id, t.id AS task_id, 1 AS ord, 'comment' AS type, $4::text AS content, NULL::jsonb AS event_data, ${NO_EXTERNAL} FROM t`, '$3::uuid')})
+  WITH t AS (SELECT ${TASK_FIELDS} FROM task WHERE id = $1 AND workspace_id = $2),
+  history AS (${history(`SELECT t.workspace_id, t.id AS task_id, 1 AS ord, 'comment' AS type, $4::text AS content, NULL::jsonb AS event_data, ${NO_EXTERNAL} FROM t`, '$3::uuid')}),
+  events AS (${taskEventsSql('history', 't')})
   SELECT * FROM history`;
 
 export interface NewTask {
@@ -202,7 +205,9 @@ export class TaskChangesRepository {
       // A task that changes column goes to its end unless the request places it.
       if (diff.set.position === undefined) assignments += `, position = ${endOfColumn(project, status)}`;
     }
-    const historySql = diff.activities.length ? `, history AS (${history(this.draftsSource(diff.activities, param), `${param(actorId)}::uuid`)})` : '';
+    const historySql = diff.activities.length
+      ? `, history AS (${history(this.draftsSource(diff.activities, param), `${param(actorId)}::uuid`)}), events AS (${taskEventsSql('history', 'changed')})`
+      : '';
     return firstRow<TaskRow>(
       m,
       `WITH changed AS (
