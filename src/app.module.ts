@@ -21,6 +21,7 @@ import { LabelModule } from './modules/label/label.module';
 import { ProjectModule } from './modules/project/project.module';
 import { TaskModule } from './modules/task/task.module';
 import { TimeEntryModule } from './modules/time-entry/time-entry.module';
+import { NetModule } from './common/net/net.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { WorkerModule } from './worker.module';
@@ -60,6 +61,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl, config.databasePoolSize), autoLoadEntities: true }),
         QueueModule,
+        NetModule,
         ...(api ? [...API_INFRASTRUCTURE, ...FEATURE_MODULES] : []),
         ...(worker ? [WorkerModule] : []),
       ],

@@ -65,6 +65,9 @@ class EnvSchema {
   @IsOptional() @IsString() CUSTOM_OAUTH_CLIENT_SECRET?: string;
   @IsOptional() @IsString() CUSTOM_OAUTH_SCOPES?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() ALLOW_PRIVATE_DESTINATIONS?: boolean;
+  @IsOptional()
+  @Matches(/^\s*[0-9a-fA-F.:[\]]+(:\d{1,5})?(\s*,\s*[0-9a-fA-F.:[\]]+(:\d{1,5})?)*\s*$/, { message: 'must be a comma list of DNS server addresses (ip or ip:port)' })
+  OUTBOUND_DNS_SERVERS?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() DISABLE_REGISTRATION?: boolean;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_AUTH?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_INVITES?: number;
@@ -119,6 +122,8 @@ export interface AppConfig {
     readonly scopes: string;
   };
   readonly allowPrivateDestinations: boolean;
+  /** DNS servers that resolve outbound destinations (empty: the system's resolver). */
+  readonly outboundDnsServers: readonly string[];
   readonly disableRegistration: boolean;
   readonly rateLimits: { readonly auth: number; readonly invites: number; readonly api: number };
 }
@@ -283,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       scopes: parsed.CUSTOM_OAUTH_SCOPES ?? 'openid email profile',
     },
     allowPrivateDestinations: parsed.ALLOW_PRIVATE_DESTINATIONS ?? false,
+    outboundDnsServers: (parsed.OUTBOUND_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     disableRegistration: parsed.DISABLE_REGISTRATION ?? false,
     rateLimits: {
       auth: parsed.RATE_LIMIT_AUTH ?? 20,

@@ -1,0 +1,158 @@
+import { LookupAddress, promises as dnsPromises, lookup as systemLookup } from 'node:dns';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { isIP, LookupFunction, Socket } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The destination guard (docs/integrations.md, "Destination guard"): outbound requests to URLs
+ * that users supply (webhooks, chat webhooks, later git hosts and push servers) may reach only
+ * public unicast addresses. It checks when a URL is saved (DestinationGuard.check) and again when
+ * a connection is opened (the agents below), on the address actually connected to, so a name that
+ * resolved publicly when saved and privately later (DNS rebinding) cannot reach inside.
+ * Address ranges come from ipaddr.js: only its `unicast` range passes, which leaves out loopback,
+ * private, link-local, CGNAT, unique-local, unspecified, multicast, reserved and the IPv6 forms
+ * that embed an IPv4 address (IPv4-mapped, 6to4, NAT64, Teredo).
+ */
+
+export const NON_ROUTABLE_MESSAGE = 'Webhook destination resolves to a non-routable address';
+export const UNRESOLVABLE_MESSAGE = 'Webhook destination host could not be resolved';
+
+/** A destination the guard refuses (its message is safe to show and to log: no secret in it). */
+export class DestinationRefusedError extends Error {
+  readonly code = 'EDESTINATIONREFUSED';
+}
+
+/** True when `ip` is a public unicast address (IPv4-mapped IPv6 judged as the IPv4 it maps). */
+export function isRoutableAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  return addr.range() === 'unicast';
+}
+
+/** `[::1]` → `::1`: URL hostnames keep IPv6 brackets. */
+const bareHost = (hostname: string) => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
+
+export interface DestinationGuardOptions {
+  /** ALLOW_PRIVATE_DESTINATIONS: no check at all (development and tests). */
+  allowPrivate: boolean;
+  /** OUTBOUND_DNS_SERVERS: resolve names with these servers (`host` or `host:port`) instead of the system's resolver. */
+  dnsServers?: readonly string[];
+}
+
+type ConnectCallback = (err: Error | null, socket: Socket) => void;
+/** What Node's agents do at run time (the type declarations leave createConnection out). */
+interface AgentInternals {
+  createConnection(this: http.Agent, options: http.ClientRequestArgs, cb?: ConnectCallback): Socket | undefined;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+export class DestinationGuard {
+  private readonly resolver: dnsPromises.Resolver | null;
+
+  constructor(readonly options: DestinationGuardOptions) {
+    if (options.dnsServers?.length) {
+      this.resolver = new dnsPromises.Resolver({ timeout: 3_000, tries: 2 });
+      this.resolver.setServers([...options.dnsServers]);
+    } else {
+      this.resolver = null;
+    }
+  }
+
+  get enabled(): boolean {
+    return !this.options.allowPrivate;
+  }
+
+  /**
+   * Save-time check of a user-supplied URL: http(s) only, and (unless private destinations are
+   * allowed) every address its host resolves to must be routable. Throws DestinationRefusedError.
+   */
+  async check(url: string): Promise<void> {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new DestinationRefusedError('Webhook destination must be an http(s) URL');
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new DestinationRefusedError('Webhook destination must be an http(s) URL');
+    if (!this.enabled) return;
+    const addresses = await this.resolve(bareHost(u.hostname));
+    if (!addresses.length) throw new DestinationRefusedError(UNRESOLVABLE_MESSAGE);
+    if (!addresses.every((a) => isRoutableAddress(a.address))) throw new DestinationRefusedError(NON_ROUTABLE_MESSAGE);
+  }
+
+  /** Every address of `host` (an IP literal answers itself); [] when the name does not resolve. */
+  async resolve(host: string): Promise<LookupAddress[]> {
+    const family = isIP(host);
+    if (family) return [{ address: host, family }];
+    if (!this.resolver) {
+      return new Promise((resolve) => systemLookup(host, { all: true }, (err, addresses) => resolve(err ? [] : addresses)));
+    }
+    const [v4, v6] = await Promise.all([
+      this.resolver.resolve4(host).catch(() => [] as string[]),
+      this.resolver.resolve6(host).catch(() => [] as string[]),
+    ]);
+    return [...v4.map((address) => ({ address, family: 4 })), ...v6.map((address) => ({ address, family: 6 }))];
+  }
+
+  /**
+   * A `lookup` for sockets: resolves like resolve() and fails with DestinationRefusedError when an
+   * address is not routable (all of them are checked, whichever the socket would pick).
+   */
+  readonly lookup: LookupFunction = (hostname, opts, callback) => {
+    const cb = callback as unknown as LookupCallback;
+    const all = typeof opts === 'object' && opts !== null && (opts as { all?: boolean }).all === true;
+    this.resolve(hostname).then(
+      (addresses) => {
+        if (!addresses.length) return cb(Object.assign(new Error(`${UNRESOLVABLE_MESSAGE}: ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        if (this.enabled && !addresses.every((a) => isRoutableAddress(a.address))) {
+          return cb(new DestinationRefusedError(`${NON_ROUTABLE_MESSAGE}: ${hostname}`), '', 0);
+        }
+        if (all) return cb(null, addresses);
+        cb(null, addresses[0].address, addresses[0].family);
+      },
+      (err: NodeJS.ErrnoException) => cb(err, '', 0),
+    );
+  };
+
+  /** Checks the host of a connection about to be opened: IP literals here (sockets skip lookup for them), names in lookup. */
+  connectionOptions<T extends { host?: string | null; hostname?: string | null }>(options: T): T & { lookup: LookupFunction } {
+    const host = bareHost(String(options.hostname ?? options.host ?? ''));
+    if (this.enabled && isIP(host) && !isRoutableAddress(host)) throw new DestinationRefusedError(`${NON_ROUTABLE_MESSAGE}: ${host}`);
+    return { ...options, lookup: this.lookup };
+  }
+
+  /** Keep-alive agents whose every new connection goes through the guard. */
+  createAgents(agentOptions: http.AgentOptions = { keepAlive: true, maxSockets: 256 }): { http: http.Agent; https: https.Agent } {
+    const guard = this;
+    // The agent asks createConnection for every new socket; answering undefined and calling back
+    // with an error makes the request fail with that error, before anything is sent.
+    const connect = (
+      create: (options: http.ClientRequestArgs, cb?: ConnectCallback) => Socket | undefined,
+      options: http.ClientRequestArgs,
+      cb?: ConnectCallback,
+    ): Socket | undefined => {
+      let guarded: http.ClientRequestArgs;
+      try {
+        guarded = guard.connectionOptions(options);
+      } catch (err) {
+        process.nextTick(() => cb?.(err as Error, undefined as unknown as Socket));
+        return undefined;
+      }
+      return create(guarded, cb);
+    };
+    class GuardedHttpAgent extends http.Agent {
+      override createConnection(options: http.ClientRequestArgs, cb?: ConnectCallback): Socket | undefined {
+        return connect((o, c) => (http.Agent.prototype as unknown as AgentInternals).createConnection.call(this, o, c), options, cb);
+      }
+    }
+    class GuardedHttpsAgent extends https.Agent {
+      override createConnection(options: http.ClientRequestArgs, cb?: ConnectCallback): Socket | undefined {
+        return connect((o, c) => (https.Agent.prototype as unknown as AgentInternals).createConnection.call(this, o, c), options, cb);
+      }
+    }
+    return { http: new GuardedHttpAgent(agentOptions), https: new GuardedHttpsAgent(agentOptions) };
+  }
+}
