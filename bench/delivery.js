@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+// `npm run bench:delivery`: task change committed → webhook receiver got it.
+// Builds, then starts the API (APP_ROLES=api) and the worker (APP_ROLES=worker) as two processes
+// on their own database, with a generic webhook integration pointing at a receiver on loopback
+// (this process). Makes BENCH_CHANGES task status changes (default 1000) over BENCH_CONNECTIONS
+// concurrent clients (default 10) and reports, per delivered event, the latency from the event's
+// time (`timestamp`, taken inside the committing statement) to its arrival at the receiver: p50,
+// p90, p99, max; and deliveries per second from the first change sent to the last arrival.
+// Settings: BENCH_CHANGES, BENCH_CONNECTIONS, BENCH_TASKS (tasks changed in turn, default 100),
+// BENCH_PORT (3112), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench_delivery), REDIS_URL.
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const http = require('node:http');
+const path = require('node:path');
+const { Client } = require('pg');
+const Redis = require('ioredis');
+
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const TASKS = Number(process.env.BENCH_TASKS ?? 100);
+const PORT = Number(process.env.BENCH_PORT ?? 3112);
+const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem_bench_delivery';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = 'bench_delivery';
+const BASE = `http://127.0.0.1:${PORT}/api`;
+
+async function admin(fn) {
+  const u = new URL(DB_URL);
+  const name = u.pathname.slice(1);
+  u.pathname = '/postgres';
+  const c = new Client({ connectionString: u.toString() });
+  await c.connect();
+  try {
+    return await fn(c, name);
+  } finally {
+    await c.end();
+  }
+}
+
+async function flushRedis() {
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+function call(method, p, body, token) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      `${BASE}${p}`,
+      { method, agent, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function waitFor(what, check, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function start(role, env) {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'dist', 'main.js')], {
+    env: { ...env, APP_ROLES: role },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`${role} process exited with ${code ?? signal}`);
+  });
+  return child;
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+async function main() {
+  await admin(async (c, name) => {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}"`);
+  });
+  await flushRedis();
+
+  // The receiver: records each event once (by webhook-id) with its arrival time.
+  const arrivals = new Map();
+  let duplicates = 0;
+  const receiver = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const at = Date.now();
+      const id = req.headers['webhook-id'];
+      if (arrivals.has(id)) duplicates++;
+      else arrivals.set(id, { at, timestamp: Date.parse(JSON.parse(raw).timestamp) });
+      res.writeHead(204).end();
+    });
+  });
+  receiver.keepAliveTimeout = 60_000;
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    DATABASE_URL: DB_URL,
+    REDIS_URL,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    RATE_LIMIT_API: '0',
+    RATE_LIMIT_AUTH: '0',
+    ALLOW_PRIVATE_DESTINATIONS: 'true',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+    QUEUE_PREFIX: PREFIX,
+  };
+  const api = start('api', env);
+  let worker;
+  try {
+    await waitFor('the API', async () => (await call('GET', '/health').catch(() => ({}))).status === 200);
+    worker = start('worker', { ...env, PORT: '0' });
+
+    const signUp = await call('POST', '/auth/sign-up/email', { name: 'Bench', email: `bench-${Date.now()}@example.test`, password: 'benchmark-password' });
+    const token = signUp.body.token;
+    const ws = await call('POST', '/auth/organization/create', { name: 'Bench' }, token);
+    const project = await call('POST', '/project', { name: 'Delivery bench', workspaceId: ws.body.id }, token);
+    const hook = await call(
+      'POST',
+      `/generic-webhook-integration/project/${project.body.id}`,
+      { webhookUrl: receiverUrl, secret: randomBytes(24).toString('hex'), events: { taskCreated: false, taskStatusChanged: true } },
+      token,
+    );
+    if (hook.status !== 200) throw new Error(`creating the webhook failed: ${hook.status} ${JSON.stringify(hook.body)}`);
+    const tasks = [];
+    for (let i = 0; i < TASKS; i++) tasks.push((await call('POST', `/task/${project.body.id}`, { title: `Task ${i}` }, token)).body);
+    const statuses = ['in-progress', 'done'];
+
+    // Warm-up: one change, delivered, before the clock starts.
+    await call('PUT', `/task/status/${tasks[0].id}`, { status: 'in-review' }, token);
+    await waitFor('the warm-up delivery', () => arrivals.size >= 1);
+    arrivals.clear();
+
+    let next = 0;
+    let failed = 0;
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        for (let n = next++; n < CHANGES; n = next++) {
+          const task = tasks[n % TASKS];
+          const status = statuses[Math.floor(n / TASKS) % 2];
+          const res = await call('PUT', `/task/status/${task.id}`, { status }, token);
+          if (res.status !== 200) failed++;
+        }
+      }),
+    );
+    const changesDone = Date.now();
+    await waitFor(`${CHANGES - failed} deliveries`, () => arrivals.size >= CHANGES - failed, 120_000);
+    const lastArrival = Math.max(...[...arrivals.values()].map((a) => a.at));
+    const latencies = [...arrivals.values()].map((a) => a.at - a.timestamp).sort((a, b) => a - b);
+
+    console.log(`\n${CHANGES} status changes over ${CONNECTIONS} connections (${TASKS} tasks), API and worker as separate processes, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
+    console.log('| figure | value |');
+    console.log('|---|---:|');
+    console.log(`| changes answered 200 | ${CHANGES - failed} |`);
+    console.log(`| changes per second (API) | ${Math.round((CHANGES / (changesDone - started)) * 1000)} |`);
+    console.log(`| events delivered | ${arrivals.size} (duplicates: ${duplicates}) |`);
+    console.log(`| deliveries per second (first change → last arrival) | ${Math.round((arrivals.size / (lastArrival - started)) * 1000)} |`);
+    console.log(`| latency p50 ms | ${quantile(latencies, 0.5)} |`);
+    console.log(`| latency p90 ms | ${quantile(latencies, 0.9)} |`);
+    console.log(`| latency p99 ms | ${quantile(latencies, 0.99)} |`);
+    console.log(`| latency max ms | ${latencies[latencies.length - 1]} |`);
+  } finally {
+    for (const child of [worker, api].filter(Boolean)) {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    }
+    agent.destroy();
+    receiver.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
