@@ -68,10 +68,8 @@ export class DeliveryRunner {
     const started = performance.now();
     let statusCode: number | null = null;
     let verdict: Verdict;
-    let secrets: string[] = [];
     try {
       const target = this.decrypt(d);
-      secrets = secretsOf(target);
       const request: OutboundRequest = channel.request(target, {
         deliveryId: d.id,
         event: d.payload,
@@ -81,7 +79,7 @@ export class DeliveryRunner {
       });
       const res = channel.destination === 'operator' ? await this.http.postOperator(request) : await this.http.postGuarded(request);
       statusCode = res.statusCode;
-      verdict = channel.judge(res, secrets);
+      verdict = channel.judge(res, secretsOf(target));
     } catch (err) {
       verdict = this.verdictOf(err);
     }
