@@ -12,6 +12,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { IntegrationsModule } from './modules/integrations/integrations.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationModule } from './modules/organization/organization.module';
 import { SearchModule } from './modules/search/search.module';
@@ -39,6 +40,7 @@ export const FEATURE_MODULES: Type[] = [
   ActivityModule,
   SearchModule,
   OAuthModule,
+  IntegrationsModule,
 ];
 
 /** What only the API role needs besides the feature modules: Redis (rate limits, OAuth state), crypto, the permission lookups. */
