@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, Matches } from 'class-validator';
 import { OptionalNotNull, OptionalNullable } from '../../../common/validation/dto-helpers';
 import { IsRequiredString } from '../../organization/dto/validators';
 import { EventsDto } from './events.dto';
-import { BOT_TOKEN, BOT_TOKEN_MESSAGE, IsEvents, IsIntInRange, IsWebhookUrl } from './validators';
+import { BOT_TOKEN, BOT_TOKEN_MESSAGE, IsEvents, IsIntInRange, IsText, IsWebhookUrl } from './validators';
 
 /** Largest value of the integer column behind threadId. */
 const INT_MAX = 2_147_483_647;
@@ -26,8 +26,7 @@ export class MessengerIntegrationDto {
 
   @ApiPropertyOptional({ maxLength: 200, nullable: true })
   @OptionalNullable()
-  @IsString()
-  @MaxLength(200)
+  @IsText(200)
   chatLabel?: string | null;
 
   @ApiPropertyOptional({ type: EventsDto })
@@ -54,8 +53,7 @@ export class UpdateMessengerIntegrationDto {
 
   @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'null clears it' })
   @OptionalNullable()
-  @IsString()
-  @MaxLength(200)
+  @IsText(200)
   chatLabel?: string | null;
 
   @ApiPropertyOptional()
@@ -78,8 +76,7 @@ export class GenericWebhookIntegrationDto {
 
   @ApiPropertyOptional({ maxLength: 1024, nullable: true, description: 'signing secret; stored encrypted; never answered; null or "" for none' })
   @OptionalNullable()
-  @IsString()
-  @MaxLength(1024)
+  @IsText(1024)
   secret?: string | null;
 
   @ApiPropertyOptional({ type: EventsDto })
@@ -96,8 +93,7 @@ export class UpdateGenericWebhookIntegrationDto {
 
   @ApiPropertyOptional({ maxLength: 1024, nullable: true, description: 'a new secret replaces the old one (which keeps signing for 24 h); null or "" removes it' })
   @OptionalNullable()
-  @IsString()
-  @MaxLength(1024)
+  @IsText(1024)
   secret?: string | null;
 
   @ApiPropertyOptional()
@@ -120,8 +116,7 @@ export class ChatWebhookIntegrationDto {
 
   @ApiPropertyOptional({ maxLength: 200, nullable: true })
   @OptionalNullable()
-  @IsString()
-  @MaxLength(200)
+  @IsText(200)
   channelName?: string | null;
 
   @ApiPropertyOptional({ type: EventsDto })
@@ -138,8 +133,7 @@ export class UpdateChatWebhookIntegrationDto {
 
   @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'null clears it' })
   @OptionalNullable()
-  @IsString()
-  @MaxLength(200)
+  @IsText(200)
   channelName?: string | null;
 
   @ApiPropertyOptional()

@@ -59,3 +59,19 @@ export const IsIntInRange = (min: number, max: number, options?: ValidationOptio
     options,
   );
 };
+
+/** A string of at most `max` characters, with one message per failure: "<field> must be a string" / "must be at most max characters". */
+export const IsText = (max: number, options?: ValidationOptions) => {
+  const problem = (v: unknown): string | null => (typeof v !== 'string' ? 'must be a string' : v.length > max ? `must be at most ${max} characters` : null);
+  return ValidateBy(
+    {
+      name: 'isText',
+      constraints: [max],
+      validator: {
+        validate: (v: unknown) => problem(v) === null,
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} ${problem(args?.value)}`,
+      },
+    },
+    options,
+  );
+};
