@@ -19,12 +19,12 @@ export class MessengerIntegrationDto {
   @IsRequiredString({ max: 200 })
   chatId: string;
 
-  @ApiPropertyOptional({ minimum: 1, nullable: true, description: 'a topic of the chat' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: 'a topic of the chat' })
   @OptionalNullable()
   @IsIntInRange(1, INT_MAX)
   threadId?: number | null;
 
-  @ApiPropertyOptional({ maxLength: 200, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
   @OptionalNullable()
   @IsText(200)
   chatLabel?: string | null;
@@ -46,12 +46,12 @@ export class UpdateMessengerIntegrationDto {
   @IsRequiredString({ max: 200 })
   chatId?: string;
 
-  @ApiPropertyOptional({ minimum: 1, nullable: true, description: 'null clears it' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: 'null clears it' })
   @OptionalNullable()
   @IsIntInRange(1, INT_MAX)
   threadId?: number | null;
 
-  @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'null clears it' })
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'null clears it' })
   @OptionalNullable()
   @IsText(200)
   chatLabel?: string | null;
@@ -61,7 +61,7 @@ export class UpdateMessengerIntegrationDto {
   @IsBoolean()
   isActive?: boolean;
 
-  @ApiPropertyOptional({ type: EventsDto, description: 'merged into the stored events' })
+  @ApiPropertyOptional({ type: EventsDto })
   @OptionalNotNull()
   @IsEvents()
   events?: EventsDto;
@@ -74,7 +74,7 @@ export class GenericWebhookIntegrationDto {
   @IsWebhookUrl()
   webhookUrl: string;
 
-  @ApiPropertyOptional({ maxLength: 1024, nullable: true, description: 'signing secret; stored encrypted; never answered; null or "" for none' })
+  @ApiPropertyOptional({ type: String, maxLength: 1024, nullable: true, description: 'signing secret; stored encrypted; never answered; null or "" for none' })
   @OptionalNullable()
   @IsText(1024)
   secret?: string | null;
@@ -91,7 +91,7 @@ export class UpdateGenericWebhookIntegrationDto {
   @IsWebhookUrl()
   webhookUrl?: string;
 
-  @ApiPropertyOptional({ maxLength: 1024, nullable: true, description: 'a new secret replaces the old one (which keeps signing for 24 h); null or "" removes it' })
+  @ApiPropertyOptional({ type: String, maxLength: 1024, nullable: true, description: 'a new secret replaces the old one (which keeps signing for 24 h); null or "" removes it' })
   @OptionalNullable()
   @IsText(1024)
   secret?: string | null;
@@ -101,7 +101,7 @@ export class UpdateGenericWebhookIntegrationDto {
   @IsBoolean()
   isActive?: boolean;
 
-  @ApiPropertyOptional({ type: EventsDto, description: 'merged into the stored events' })
+  @ApiPropertyOptional({ type: EventsDto })
   @OptionalNotNull()
   @IsEvents()
   events?: EventsDto;
@@ -114,7 +114,7 @@ export class ChatWebhookIntegrationDto {
   @IsWebhookUrl()
   webhookUrl: string;
 
-  @ApiPropertyOptional({ maxLength: 200, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
   @OptionalNullable()
   @IsText(200)
   channelName?: string | null;
@@ -131,7 +131,7 @@ export class UpdateChatWebhookIntegrationDto {
   @IsWebhookUrl()
   webhookUrl?: string;
 
-  @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'null clears it' })
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'null clears it' })
   @OptionalNullable()
   @IsText(200)
   channelName?: string | null;
@@ -141,7 +141,7 @@ export class UpdateChatWebhookIntegrationDto {
   @IsBoolean()
   isActive?: boolean;
 
-  @ApiPropertyOptional({ type: EventsDto, description: 'merged into the stored events' })
+  @ApiPropertyOptional({ type: EventsDto })
   @OptionalNotNull()
   @IsEvents()
   events?: EventsDto;
