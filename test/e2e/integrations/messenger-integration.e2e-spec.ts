@@ -63,6 +63,9 @@ describe('messenger integration', () => {
     expect(merged.body.events).toEqual({ ...DEFAULT_EVENTS, taskTitleChanged: true, taskCreated: false, taskPriorityChanged: true });
     expect(merged.body).toMatchObject({ threadId: null, chatLabel: null, isActive: false, chatId: '-1001234567890' });
 
+    // An empty body changes nothing, not even updatedAt.
+    expect((await t.api.patch(path(projectId), {}, token)).body).toEqual(merged.body);
+
     const newToken = '987654321:ZZZZbbbbccccddddeeeeffffgggghhhabcd';
     const retoken = await t.api.patch(path(projectId), { botToken: newToken, chatId: '@channel', threadId: 3, chatLabel: 'Back' }, token);
     expect(retoken.body).toMatchObject({ maskedBotToken: '987654321:ZZZZ\u2026abcd', chatId: '@channel', threadId: 3, chatLabel: 'Back', botTokenConfigured: true });
