@@ -122,6 +122,21 @@ describe('generic webhook integration', () => {
     expect(await columns()).toMatchObject({ secret: null, previous_secret: null, secret_replaced_at: null });
   });
 
+  it('concurrent creates make one integration; concurrent rotations keep a consistent chain', async () => {
+    const { token, projectId } = await project();
+    const secrets = Array.from({ length: 8 }, (_, i) => `concurrent-secret-${i}`);
+    const answers = await Promise.all(secrets.map((secret) => t.api.post(path(projectId), { webhookUrl: HOOK, secret }, token)));
+    expect(answers.map((a) => a.status)).toEqual(secrets.map(() => 200));
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    const rows = await sql(t.databaseUrl, `SELECT secret, previous_secret FROM integration WHERE project_id = $1`, [projectId]);
+    expect(rows).toHaveLength(1);
+    // Each write saw the one before it (none overwrote a row it had not read): the stored secret
+    // is one of those sent and the previous one another of them, never lost to a race.
+    const [row] = rows;
+    expect(secrets).toContain(open(row.secret));
+    expect(secrets.filter((s) => s !== open(row.secret))).toContain(open(row.previous_secret));
+  });
+
   it('validates the body', async () => {
     const { token, projectId } = await project();
     const cases: [unknown, string][] = [
