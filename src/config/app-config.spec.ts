@@ -47,6 +47,14 @@ describe('loadConfig', () => {
     expect(c.encryptionKey.equals(Buffer.from('ab'.repeat(32), 'hex'))).toBe(true);
   });
 
+  it('ENCRYPTION_KEY_PREVIOUS: optional, the same format as ENCRYPTION_KEY', () => {
+    expect(loadConfig({}).encryptionKeyPrevious).toBeUndefined();
+    const c = loadConfig({ ENCRYPTION_KEY: 'ab'.repeat(32), ENCRYPTION_KEY_PREVIOUS: Buffer.alloc(32, 7).toString('base64') });
+    expect(c.encryptionKeyPrevious!.equals(Buffer.alloc(32, 7))).toBe(true);
+    expect(loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'cd'.repeat(32) }).encryptionKeyPrevious!.equals(Buffer.from('cd'.repeat(32), 'hex'))).toBe(true);
+    expect(() => loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'ab'.repeat(16) })).toThrow(/ENCRYPTION_KEY_PREVIOUS: must be 32 bytes/);
+  });
+
   it('parses roles, booleans and numbers', () => {
     const c = loadConfig({ APP_ROLES: ' worker ', DISABLE_REGISTRATION: 'true', RATE_LIMIT_API: '0', CORS_ORIGINS: 'https://a.example, https://b.example' });
     expect(c.roles).toEqual(['worker']);

@@ -40,6 +40,9 @@ class EnvSchema {
   @IsOptional()
   @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'must be 32 bytes as 64 hex characters or base64' })
   ENCRYPTION_KEY?: string;
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'must be 32 bytes as 64 hex characters or base64' })
+  ENCRYPTION_KEY_PREVIOUS?: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) PUBLIC_API_URL?: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) CLIENT_URL?: string;
   @IsOptional() @Matches(/^\s*(api|worker)(\s*,\s*(api|worker))*\s*$/, { message: 'must be api, worker or api,worker' })
@@ -88,8 +91,10 @@ export interface AppConfig {
   readonly redisUrl: string;
   readonly jwtSecret: string;
   readonly jwtExpiresInSeconds: number;
-  /** 32-byte AES-256-GCM key. */
+  /** 32-byte AES-256-GCM key: new secrets are sealed under it. */
   readonly encryptionKey: Buffer;
+  /** The key before the last rotation, still accepted for reading until `npm run rotate-keys` re-sealed everything. */
+  readonly encryptionKeyPrevious?: Buffer;
   readonly publicApiUrl: string;
   readonly clientUrl: string;
   readonly roles: readonly AppRole[];
@@ -199,6 +204,8 @@ function isAddressOrRange(s: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
+const decodeKey = (value: string): Buffer => (/^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64'));
+
 /** Custom OAuth is all or nothing: issuer, client id and secret together, and a trusted issuer URL. */
 function customOAuthErrors(p: EnvSchema): string[] {
   const names = ['CUSTOM_OAUTH_ISSUER', 'CUSTOM_OAUTH_CLIENT_ID', 'CUSTOM_OAUTH_CLIENT_SECRET'] as const;
@@ -234,11 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       throw new ConfigError(`Invalid configuration:\n  ${missing.map((k) => `${k}: is required when NODE_ENV=production`).join('\n  ')}`);
     }
   }
-  const encKey = parsed.ENCRYPTION_KEY
-    ? /^[0-9a-fA-F]{64}$/.test(parsed.ENCRYPTION_KEY)
-      ? Buffer.from(parsed.ENCRYPTION_KEY, 'hex')
-      : Buffer.from(parsed.ENCRYPTION_KEY, 'base64')
-    : processSecrets.encryption;
+  const encKey = parsed.ENCRYPTION_KEY ? decodeKey(parsed.ENCRYPTION_KEY) : processSecrets.encryption;
+  const encKeyPrevious = parsed.ENCRYPTION_KEY_PREVIOUS ? decodeKey(parsed.ENCRYPTION_KEY_PREVIOUS) : undefined;
   const port = parsed.PORT ?? 3000;
   const roles = (parsed.APP_ROLES ?? 'api,worker')
     .split(',')
@@ -259,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtSecret: parsed.JWT_SECRET ?? processSecrets.jwt,
     jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN ?? 7 * 24 * 3600,
     encryptionKey: encKey,
+    encryptionKeyPrevious: encKeyPrevious,
     publicApiUrl: (parsed.PUBLIC_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     clientUrl,
     roles,
