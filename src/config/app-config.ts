@@ -13,6 +13,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { isAllowedProviderUrl, PROVIDER_URL_RULE } from '../modules/oauth/oauth-urls';
+import { isQueueName, QUEUE_NAMES, QueueName, QUEUES } from '../queue/queues';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -77,6 +78,7 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_API?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) @Max(86_400_000) OUTBOX_POLL_MS?: number;
+  @IsOptional() @IsString() QUEUE_CONCURRENCY?: string;
 }
 
 export type AppRole = 'api' | 'worker';
@@ -105,6 +107,8 @@ export interface AppConfig {
   readonly logLevel: string;
   /** Prefix of every Redis key and BullMQ queue this instance uses. */
   readonly queuePrefix: string;
+  /** Jobs of each queue one worker process runs at once: QUEUE_CONCURRENCY over the defaults of src/queue/queues.ts. */
+  readonly queueConcurrency: Readonly<Record<QueueName, number>>;
   readonly smtp: {
     readonly host?: string;
     readonly port: number;
@@ -204,6 +208,32 @@ function isAddressOrRange(s: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
+/** Upper bound of QUEUE_CONCURRENCY values: far above what one process can usefully run at once. */
+const MAX_CONCURRENCY = 1000;
+
+/**
+ * QUEUE_CONCURRENCY: comma-separated `queue=jobs` pairs (e.g. `deliver-generic-webhook=64,email=4`)
+ * overriding the per-queue defaults of src/queue/queues.ts. An unknown queue, a queue named twice
+ * or a count that is not a whole number from 1 to MAX_CONCURRENCY stops start-up.
+ */
+function parseQueueConcurrency(value: string | undefined): Record<QueueName, number> | SettingError {
+  const out = Object.fromEntries(QUEUE_NAMES.map((q) => [q, QUEUES[q].concurrency])) as Record<QueueName, number>;
+  const seen = new Set<string>();
+  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([^=\s]+)\s*=\s*(\S+)$/.exec(item);
+    if (!m) return new SettingError(`QUEUE_CONCURRENCY: "${item}" is not queue=count (e.g. email=4)`);
+    const [, name, count] = m;
+    if (!isQueueName(name)) return new SettingError(`QUEUE_CONCURRENCY: unknown queue "${name}" (queues: ${QUEUE_NAMES.join(', ')})`);
+    if (seen.has(name)) return new SettingError(`QUEUE_CONCURRENCY: "${name}" is given twice`);
+    if (!/^\d+$/.test(count) || Number(count) < 1 || Number(count) > MAX_CONCURRENCY) {
+      return new SettingError(`QUEUE_CONCURRENCY: ${name}=${count}: the count must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+    }
+    seen.add(name);
+    out[name] = Number(count);
+  }
+  return out;
+}
+
 const decodeKey = (value: string): Buffer => (/^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64'));
 
 /** Custom OAuth is all or nothing: issuer, client id and secret together, and a trusted issuer URL. */
@@ -251,7 +281,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const clientUrl = (parsed.CLIENT_URL ?? 'http://localhost:5173').replace(/\/+$/, '');
   const corsOrigins = parseCorsOrigins(parsed.CORS_ORIGINS, clientUrl);
   const trustProxy = parseTrustProxy(parsed.TRUST_PROXY);
-  const settingErrors = [corsOrigins, trustProxy].filter((v): v is SettingError => v instanceof SettingError);
+  const queueConcurrency = parseQueueConcurrency(parsed.QUEUE_CONCURRENCY);
+  const settingErrors = [corsOrigins, trustProxy, queueConcurrency].filter((v): v is SettingError => v instanceof SettingError);
   if (settingErrors.length) throw new ConfigError(`Invalid configuration:\n  ${settingErrors.map((e) => e.message).join('\n  ')}`);
   const config: AppConfig = {
     nodeEnv,
@@ -271,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: trustProxy as AppConfig['trustProxy'],
     logLevel: parsed.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
     queuePrefix: parsed.QUEUE_PREFIX ?? 'tandem',
+    queueConcurrency: queueConcurrency as AppConfig['queueConcurrency'],
     smtp: {
       host: parsed.SMTP_HOST,
       port: parsed.SMTP_PORT ?? 587,
