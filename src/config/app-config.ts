@@ -10,6 +10,7 @@ import {
   Matches,
   Max,
   Min,
+  getMetadataStorage,
   validateSync,
 } from 'class-validator';
 import { isAllowedProviderUrl, PROVIDER_URL_RULE } from '../modules/oauth/oauth-urls';
@@ -79,6 +80,12 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) @Max(86_400_000) OUTBOX_POLL_MS?: number;
   @IsOptional() @IsString() QUEUE_CONCURRENCY?: string;
+}
+
+/** Names of every environment variable the configuration reads (for checks that each is documented and deployed). */
+export function configVariables(): string[] {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(EnvSchema, '', true, false);
+  return [...new Set(metadata.map((m) => m.propertyName))];
 }
 
 export type AppRole = 'api' | 'worker';
