@@ -9,6 +9,7 @@ import { PermissionGuard } from './common/guards/permission.guard';
 import { AccessModule } from './common/permissions/access.module';
 import { createValidationPipe } from './common/pipes/validation';
 import { dataSourceOptions } from './database/data-source-options';
+import { AdminModule } from './modules/admin/admin.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
@@ -41,6 +42,7 @@ export const FEATURE_MODULES: Type[] = [
   SearchModule,
   OAuthModule,
   IntegrationsModule,
+  AdminModule,
 ];
 
 /** What only the API role needs besides the feature modules: Redis (rate limits, OAuth state), crypto, the permission lookups. */
