@@ -1,11 +1,12 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { OnModuleDestroy } from '@nestjs/common';
+import { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { QueueName } from '../../../queue/queues';
+import { WorkerSettings } from '../../../queue/worker-settings';
 import { ChannelFormat, COMMUNITYCHAT, GENERIC_WEBHOOK, MESSENGER, TEAMCHAT } from './channel-formats';
 import { DeliveryJobData } from './channels';
 import { DeliveryJobResult, DeliveryRunner } from './delivery.runner';
-import { closeWorker, workerOptions } from './worker-options';
+import { closeWorker, deliveryProcessorOptions } from './worker-options';
 
 /**
  * The base of the four channel processors: one queue per channel, so a slow or failing channel
@@ -13,12 +14,19 @@ import { closeWorker, workerOptions } from './worker-options';
  * fan-out's) and `redeliver` (an admin's, added by the API through the outbox after it set the
  * delivery back to pending) are handled the same way.
  */
-export abstract class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
+export abstract class DeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
   protected constructor(
     private readonly runner: DeliveryRunner,
+    private readonly settings: WorkerSettings,
+    private readonly queue: QueueName,
     private readonly channel: ChannelFormat,
   ) {
     super();
+  }
+
+  /** Starts consuming with the configured concurrency (QUEUE_CONCURRENCY, default 32). */
+  onApplicationBootstrap(): void {
+    this.settings.start(this, this.queue);
   }
 
   process(job: Job<DeliveryJobData>): Promise<DeliveryJobResult> {
@@ -31,30 +39,30 @@ export abstract class DeliveryProcessor extends WorkerHost implements OnModuleDe
   }
 }
 
-@Processor(QueueName.DeliverMessenger, workerOptions(QueueName.DeliverMessenger))
+@Processor(QueueName.DeliverMessenger, deliveryProcessorOptions())
 export class MessengerDeliveryProcessor extends DeliveryProcessor {
-  constructor(runner: DeliveryRunner) {
-    super(runner, MESSENGER);
+  constructor(runner: DeliveryRunner, settings: WorkerSettings) {
+    super(runner, settings, QueueName.DeliverMessenger, MESSENGER);
   }
 }
 
-@Processor(QueueName.DeliverTeamchat, workerOptions(QueueName.DeliverTeamchat))
+@Processor(QueueName.DeliverTeamchat, deliveryProcessorOptions())
 export class TeamchatDeliveryProcessor extends DeliveryProcessor {
-  constructor(runner: DeliveryRunner) {
-    super(runner, TEAMCHAT);
+  constructor(runner: DeliveryRunner, settings: WorkerSettings) {
+    super(runner, settings, QueueName.DeliverTeamchat, TEAMCHAT);
   }
 }
 
-@Processor(QueueName.DeliverCommunitychat, workerOptions(QueueName.DeliverCommunitychat))
+@Processor(QueueName.DeliverCommunitychat, deliveryProcessorOptions())
 export class CommunitychatDeliveryProcessor extends DeliveryProcessor {
-  constructor(runner: DeliveryRunner) {
-    super(runner, COMMUNITYCHAT);
+  constructor(runner: DeliveryRunner, settings: WorkerSettings) {
+    super(runner, settings, QueueName.DeliverCommunitychat, COMMUNITYCHAT);
   }
 }
 
-@Processor(QueueName.DeliverGenericWebhook, workerOptions(QueueName.DeliverGenericWebhook))
+@Processor(QueueName.DeliverGenericWebhook, deliveryProcessorOptions())
 export class GenericWebhookDeliveryProcessor extends DeliveryProcessor {
-  constructor(runner: DeliveryRunner) {
-    super(runner, GENERIC_WEBHOOK);
+  constructor(runner: DeliveryRunner, settings: WorkerSettings) {
+    super(runner, settings, QueueName.DeliverGenericWebhook, GENERIC_WEBHOOK);
   }
 }

@@ -1,31 +1,33 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnModuleDestroy } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Job, Queue, UnrecoverableError } from 'bullmq';
 import { QueueName } from '../../../queue/queues';
+import { WorkerSettings } from '../../../queue/worker-settings';
 import { TASK_EVENT_KINDS, TaskEvent } from '../../task/task-event';
 import { DELIVER_JOB, DELIVERY_QUEUE, DeliveryJobData, IntegrationType } from './channels';
 import { DeliveryWorkRepository } from './delivery-work.repository';
-import { closeWorker, workerOptions } from './worker-options';
+import { closeWorker, deliveryProcessorOptions } from './worker-options';
 
 export interface FanOutResult {
   queued: number;
 }
 
 /**
- * Turns each task event into deliveries (docs/integration-delivery.md): one `delivery` row per
+ * Turns each task event into deliveries (docs/integrations.md): one `delivery` row per
  * active integration of the event's project whose flag for the event's kind is on, written in one
  * statement that creates each (event, target) once, then one job per pending delivery on its
  * channel's queue, with the delivery id as job id. A re-run (a crash between the two steps, a
  * retry) queues again what is still pending and creates no second delivery; the delivery row, not
  * BullMQ's memory of finished jobs, says whether a delivery is still to do.
  */
-@Processor(QueueName.TaskEvents, workerOptions(QueueName.TaskEvents))
-export class FanOutProcessor extends WorkerHost implements OnModuleDestroy {
+@Processor(QueueName.TaskEvents, deliveryProcessorOptions())
+export class FanOutProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(FanOutProcessor.name);
   private readonly queues: Record<IntegrationType, Queue>;
 
   constructor(
     private readonly deliveries: DeliveryWorkRepository,
+    private readonly settings: WorkerSettings,
     @InjectQueue(QueueName.DeliverMessenger) messenger: Queue,
     @InjectQueue(QueueName.DeliverTeamchat) teamchat: Queue,
     @InjectQueue(QueueName.DeliverCommunitychat) communitychat: Queue,
@@ -33,6 +35,11 @@ export class FanOutProcessor extends WorkerHost implements OnModuleDestroy {
   ) {
     super();
     this.queues = { messenger, teamchat, communitychat, 'generic-webhook': genericWebhook };
+  }
+
+  /** Starts consuming with the configured concurrency (QUEUE_CONCURRENCY). */
+  onApplicationBootstrap(): void {
+    this.settings.start(this, QueueName.TaskEvents);
   }
 
   async process(job: Job<TaskEvent>): Promise<FanOutResult> {
