@@ -1,8 +1,8 @@
 import { QueueName } from '../../../queue/queues';
+import { IntegrationType } from '../integration.record';
 
 /** The notifying integrations (the `integration.type` and `delivery.target_type` values). */
-export const INTEGRATION_TYPES = ['messenger', 'teamchat', 'communitychat', 'generic-webhook'] as const;
-export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+export type { IntegrationType };
 
 /** The queue of each channel's deliveries (src/queue/queues.ts). */
 export const DELIVERY_QUEUE: Record<IntegrationType, QueueName> = {
