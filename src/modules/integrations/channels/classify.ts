@@ -1,5 +1,5 @@
 /**
- * How an attempt's outcome decides the delivery (docs/integration-delivery.md, "Delivery formats
+ * How an attempt's outcome decides the delivery (docs/integrations.md, "Delivery formats
  * and retries"): delivered, worth retrying (transient), or never going to work (permanent). Pure.
  */
 

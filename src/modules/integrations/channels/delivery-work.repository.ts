@@ -47,7 +47,7 @@ export interface DeliveryWithTarget {
   previous_secret_current: boolean;
 }
 
-/** How long finished deliveries are kept at least (docs/integration-delivery.md). */
+/** How long finished deliveries are kept at least (docs/integrations.md). */
 export const DELIVERY_RETENTION_DAYS = 7;
 /** The advisory lock that lets one worker at a time prune (an arbitrary constant of this service). */
 export const DELIVERY_PRUNE_LOCK = 7_361_004_201;
@@ -82,7 +82,7 @@ const LOAD_SQL = `
    WHERE d.id = $1`;
 
 /**
- * What the delivery workers read and write (docs/integration-delivery.md): the fan-out of a task
+ * What the delivery workers read and write (docs/integrations.md): the fan-out of a task
  * event into deliveries, a delivery with its target, the record of each attempt, and the pruning
  * of old records. Delivery jobs carry only the delivery id, so those methods take no tenant.
  */

@@ -16,7 +16,7 @@ import { OutboundHttp } from './outbound-http';
 /**
  * Worker role only, no controller: the fan-out of task events into deliveries, the four channel
  * processors, the outbound HTTP client and the daily pruning of old delivery records
- * (docs/integration-delivery.md). CryptoModule decrypts the integrations' secrets (a worker-only
+ * (docs/integrations.md). CryptoModule decrypts the integrations' secrets (a worker-only
  * process loads no API infrastructure); the destination guard comes from the global NetModule.
  */
 @Module({

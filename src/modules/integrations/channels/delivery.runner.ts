@@ -29,7 +29,7 @@ export class TransientDeliveryError extends Error implements RetryAfterCarrier {
 }
 
 /**
- * One attempt of one delivery, the same for every channel (docs/integration-delivery.md,
+ * One attempt of one delivery, the same for every channel (docs/integrations.md,
  * "Delivery formats and retries"): read the delivery and its integration, send, record the
  * attempt, decide. The delivery row is the truth: a job whose row is no longer pending does
  * nothing, however many jobs name it. Secrets are decrypted for the attempt only; they are never

@@ -6,7 +6,7 @@ export type ChangeLine = { label: string; from: string; to: string } | { text: s
 
 /**
  * What every channel shows of an event, before any escaping: the same facts in each format
- * (docs/integration-delivery.md, "Delivery formats and retries").
+ * (docs/integrations.md, "Delivery formats and retries").
  */
 export interface EventView {
   /** The wire name, e.g. `task.status_changed`. */

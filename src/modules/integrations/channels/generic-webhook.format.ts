@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
 import { taskUrl } from './event-view';
 
-/** The generic webhook's JSON body (docs/integration-delivery.md, "Delivery formats and retries"). */
+/** The generic webhook's JSON body (docs/integrations.md, "Delivery formats and retries"). */
 export interface GenericWebhookBody {
   event: string;
   timestamp: string;

@@ -1,7 +1,7 @@
 import { changeText, EventView } from './event-view';
 import { escapeHtml, truncate } from './text';
 
-/** The messenger's sendMessage body (docs/integration-delivery.md, "Delivery formats and retries"). */
+/** The messenger's sendMessage body (docs/integrations.md, "Delivery formats and retries"). */
 export interface MessengerMessage {
   chat_id: string;
   text: string;

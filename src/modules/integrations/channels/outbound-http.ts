@@ -4,7 +4,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DestinationGuard, DestinationRefusedError } from '../../../common/net/destination-guard';
 
 /**
- * The outbound HTTP client of the channel deliveries (docs/integration-delivery.md, "Delivery
+ * The outbound HTTP client of the channel deliveries (docs/integrations.md, "Delivery
  * formats and retries"): one POST, a deadline for the whole exchange, a cap on how much of the
  * answer is read, redirects never followed (Node's http does not follow them; a 3xx is the
  * answer). Errors describe what went wrong without the URL: chat webhook URLs are secrets and

@@ -1,5 +1,5 @@
 /**
- * Text helpers of the delivery formats (docs/integration-delivery.md, "Delivery formats and
+ * Text helpers of the delivery formats (docs/integrations.md, "Delivery formats and
  * retries"): escaping for each chat's markup, neutralised mentions and length limits. Pure.
  */
 
