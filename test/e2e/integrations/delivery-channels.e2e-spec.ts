@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { QueueName } from '../../../src/queue/queues';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { ReceivedRequest } from '../../support/http-receiver';
 import { until } from '../../support/until';
 import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
-import { addIntegration, deliveriesOf, enqueue, rand, ScriptedReceiver } from './delivery-support';
+import { addIntegration, botToken, deliveriesOf, rand, ScriptedReceiver } from './delivery-support';
 
 const CLIENT_URL = 'https://client.example.test';
 const receiver = new ScriptedReceiver();
@@ -35,8 +34,8 @@ const sign = (key: Buffer, req: ReceivedRequest) =>
 describe('each channel receives its format', () => {
   it('messenger: sendMessage to the bot path with chat, thread and escaped HTML, for a create, a status change and a comment', async () => {
     const { owner, workspaceId, project } = await board('R&D <lab>');
-    const token = `12345:${rand()}`;
-    const integrationId = await addIntegration(t, workspaceId, project.id, { type: 'messenger', botToken: token, chatId: '-100777', threadId: 42 });
+    const token = botToken();
+    const integrationId = await addIntegration(t, owner.token, project.id, { type: 'messenger', botToken: token, chatId: '-100777', threadId: 42 });
     const path = `/messenger/bot${token}/sendMessage`;
 
     const task = await createTask(t, owner.token, project.id, { title: 'Launch & "land"' });
@@ -75,9 +74,9 @@ describe('each channel receives its format', () => {
   });
 
   it('teamchat: fallback text, blocks with title and body, the four fields and who triggered it', async () => {
-    const { owner, workspaceId, project } = await board();
+    const { owner, project } = await board();
     const path = `/teamchat/services/${rand()}`;
-    await addIntegration(t, workspaceId, project.id, { type: 'teamchat', webhookUrl: `${receiver.url}${path}` });
+    await addIntegration(t, owner.token, project.id, { type: 'teamchat', webhookUrl: `${receiver.url}${path}` });
     const task = await createTask(t, owner.token, project.id, { title: 'Use <!channel> & more', priority: 'high' });
     const [req] = await receiver.waitFor(path, 1);
     expect(req.method).toBe('POST');
@@ -102,9 +101,9 @@ describe('each channel receives its format', () => {
   });
 
   it('communitychat: one embed, mentions neutralised in user text, allowed_mentions parse []', async () => {
-    const { owner, workspaceId, project } = await board();
+    const { owner, project } = await board();
     const path = `/communitychat/webhooks/${rand()}`;
-    await addIntegration(t, workspaceId, project.id, { type: 'communitychat', webhookUrl: `${receiver.url}${path}`, events: { taskCommentCreated: true } });
+    await addIntegration(t, owner.token, project.id, { type: 'communitychat', webhookUrl: `${receiver.url}${path}`, events: { taskCommentCreated: true } });
     const task = await createTask(t, owner.token, project.id, { title: '@here release' });
     expect((await t.api.post(`/comment/${task.id}`, { content: 'hey @everyone and <@123> <@&456>' }, owner.token)).status).toBe(200);
     const [req] = await receiver.waitFor(path, 1);
@@ -133,7 +132,7 @@ describe('each channel receives its format', () => {
     const { owner, workspaceId, project } = await board();
     const path = `/hooks/${rand()}`;
     const secret = `plain-secret-${rand()}`;
-    const integrationId = await addIntegration(t, workspaceId, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret });
+    const integrationId = await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret });
     const task = await createTask(t, owner.token, project.id, { title: 'Hooked' });
     expect((await t.api.put(`/task/priority/${task.id}`, { priority: 'urgent' }, owner.token)).status).toBe(200);
     const [created, changed] = await receiver.waitFor(path, 2);
@@ -165,9 +164,9 @@ describe('each channel receives its format', () => {
   });
 
   it('generic webhook without a secret sends no signature header', async () => {
-    const { owner, workspaceId, project } = await board();
+    const { owner, project } = await board();
     const path = `/hooks/${rand()}`;
-    await addIntegration(t, workspaceId, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: null });
+    await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: null });
     await createTask(t, owner.token, project.id);
     const [req] = await receiver.waitFor(path, 1);
     expect(req.headers['webhook-id']).toEqual(expect.any(String));
@@ -177,18 +176,18 @@ describe('each channel receives its format', () => {
 
 describe('which events go where', () => {
   it('only kinds whose flag is on, and nothing for an inactive integration', async () => {
-    const { owner, workspaceId, project } = await board();
+    const { owner, project } = await board();
     const witnessPath = `/hooks/${rand()}`;
     const flaggedPath = `/hooks/${rand()}`;
     const inactivePath = `/hooks/${rand()}`;
     // The witness wants everything: once it has an event, that event's fan-out is done for every integration.
-    const witness = await addIntegration(t, workspaceId, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${witnessPath}` });
-    const flagged = await addIntegration(t, workspaceId, project.id, {
+    const witness = await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${witnessPath}` });
+    const flagged = await addIntegration(t, owner.token, project.id, {
       type: 'teamchat',
       webhookUrl: `${receiver.url}${flaggedPath}`,
       events: { taskCommentCreated: true, taskCreated: false, taskStatusChanged: false },
     });
-    const inactive = await addIntegration(t, workspaceId, project.id, { type: 'communitychat', webhookUrl: `${receiver.url}${inactivePath}`, isActive: false });
+    const inactive = await addIntegration(t, owner.token, project.id, { type: 'communitychat', webhookUrl: `${receiver.url}${inactivePath}`, isActive: false });
 
     const task = await createTask(t, owner.token, project.id);
     expect((await t.api.put(`/task/status/${task.id}`, { status: 'done' }, owner.token)).status).toBe(200);
@@ -209,27 +208,28 @@ describe('which events go where', () => {
 
 describe('signing secrets', () => {
   it('a whsec_ secret signs with its base64-decoded key', async () => {
-    const { owner, workspaceId, project } = await board();
+    const { owner, project } = await board();
     const path = `/hooks/${rand()}`;
     const key = Buffer.from(`key-bytes-${rand()}`);
-    await addIntegration(t, workspaceId, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: `whsec_${key.toString('base64')}` });
+    await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: `whsec_${key.toString('base64')}` });
     await createTask(t, owner.token, project.id);
     const [req] = await receiver.waitFor(path, 1);
     expect(req.headers['webhook-signature']).toBe(sign(key, req));
   });
 
   it('within 24 h of a rotation both secrets sign, the new one first; after 24 h only the new one', async () => {
-    const { owner, workspaceId, project } = await board();
+    const { owner, project } = await board();
     const path = `/hooks/${rand()}`;
     const key = Buffer.from(`new-key-${rand()}`);
     const old = `old-secret-${rand()}`;
-    const integrationId = await addIntegration(t, workspaceId, project.id, {
+    const integrationId = await addIntegration(t, owner.token, project.id, {
       type: 'generic-webhook',
       webhookUrl: `${receiver.url}${path}`,
       secret: `whsec_${key.toString('base64')}`,
       previousSecret: old,
-      secretReplacedAt: `now() - interval '23 hours'`,
     });
+    // Replaced a while ago, still within the 24 hours.
+    await sql(t.databaseUrl, `UPDATE integration SET secret_replaced_at = now() - interval '23 hours' WHERE id = $1`, [integrationId]);
     const task = await createTask(t, owner.token, project.id);
     const [first] = await receiver.waitFor(path, 1);
     expect(first.headers['webhook-signature']).toBe(`${sign(key, first)} ${sign(Buffer.from(old), first)}`);
@@ -244,10 +244,10 @@ describe('signing secrets', () => {
 });
 
 describe('redelivery', () => {
-  it('a delivered record set back to pending and a redeliver job: the same body and webhook-id again, a second attempt recorded', async () => {
-    const { owner, workspaceId, project } = await board();
+  it('redeliver (API): the same body and webhook-id again, a second attempt recorded', async () => {
+    const { owner, project } = await board();
     const path = `/hooks/${rand()}`;
-    const integrationId = await addIntegration(t, workspaceId, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: 's3cret-value' });
+    const integrationId = await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: 's3cret-value' });
     await createTask(t, owner.token, project.id);
     const [first] = await receiver.waitFor(path, 1);
     const [delivered] = await until('the delivered record', async () => {
@@ -255,9 +255,10 @@ describe('redelivery', () => {
       return r[0]?.status === 'delivered' && r;
     });
 
-    // What the API does when an admin asks for a redelivery.
-    await sql(t.databaseUrl, `UPDATE delivery SET status = 'pending' WHERE id = $1`, [delivered.id]);
-    await enqueue(t, { queue: QueueName.DeliverGenericWebhook, name: 'redeliver', payload: { deliveryId: delivered.id } });
+    // An admin asks for a redelivery: the row goes back to pending and a redeliver job is queued through the outbox.
+    const res = await t.api.post(`/generic-webhook-integration/project/${project.id}/deliveries/${delivered.id}/redeliver`, {}, owner.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: delivered.id, status: 'pending' });
 
     const [, again] = await receiver.waitFor(path, 2);
     expect(again.raw).toBe(first.raw);

@@ -41,9 +41,9 @@ const taskEvent = (workspaceId: string, project: { id: string; name: string; slu
 
 describe('fan-out', () => {
   it('a re-run after a crash queues what is still pending and never writes a second delivery', async () => {
-    const { workspaceId, project } = await board();
+    const { owner, workspaceId, project } = await board();
     const path = `/hooks/${rand()}`;
-    const integrationId = await addIntegration(t, workspaceId, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}` });
+    const integrationId = await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}` });
     const repo = t.running.app.get(DeliveryWorkRepository);
     const event = taskEvent(workspaceId, project);
 
@@ -91,9 +91,9 @@ describe('a target that changed after the fan-out', () => {
   }
 
   it('an integration deactivated or deleted meanwhile: the delivery fails with the reason, nothing is sent', async () => {
-    const { workspaceId, project } = await board();
+    const { owner, workspaceId, project } = await board();
     const path = `/teamchat/${rand()}`;
-    const inactive = await addIntegration(t, workspaceId, project.id, { type: 'teamchat', webhookUrl: `${receiver.url}${path}`, isActive: false });
+    const inactive = await addIntegration(t, owner.token, project.id, { type: 'teamchat', webhookUrl: `${receiver.url}${path}`, isActive: false });
     const event = taskEvent(workspaceId, project);
     const toInactive = await pendingDelivery(workspaceId, project.id, inactive, event);
     const toRemoved = await pendingDelivery(workspaceId, project.id, randomUUID(), event);

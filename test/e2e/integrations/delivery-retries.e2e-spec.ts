@@ -33,7 +33,7 @@ async function hooked(events?: Record<string, boolean>) {
   const { owner, workspaceId } = await ownerWithWorkspace(t);
   const project = await createProject(t, owner.token, workspaceId);
   const path = `/hooks/${rand()}`;
-  const integrationId = await addIntegration(t, workspaceId, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: 'retry-secret', events });
+  const integrationId = await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: 'retry-secret', events });
   return { owner, workspaceId, project, path, integrationId };
 }
 

@@ -39,7 +39,7 @@ describe('a worker-only process', () => {
     const { owner, workspaceId } = await ownerWithWorkspace(api);
     const project = await createProject(api, owner.token, workspaceId);
     const path = `/hooks/${rand()}`;
-    const integrationId = await addIntegration(api, workspaceId, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: 'split-secret' });
+    const integrationId = await addIntegration(api, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: 'split-secret' });
     // The receiver takes its time to answer: the stop lands while the attempt is in flight.
     receiver.script(path, { status: 200, delayMs: 1_500 });
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { CryptoService } from '../../../src/common/crypto/crypto.service';
 import { IntegrationType } from '../../../src/modules/integrations/channels/channels';
 import { TASK_EVENT_KINDS, TaskEventKind } from '../../../src/modules/task/task-event';
 import { OutboxService } from '../../../src/queue/outbox.service';
@@ -16,6 +15,7 @@ export const ALL_EVENTS: Record<TaskEventKind, boolean> = Object.fromEntries(TAS
 
 export interface IntegrationFields {
   type: IntegrationType;
+  /** Kinds left out are off; without `events`, every kind is on. */
   events?: Partial<Record<TaskEventKind, boolean>>;
   isActive?: boolean;
   chatId?: string;
@@ -23,37 +23,29 @@ export interface IntegrationFields {
   botToken?: string;
   webhookUrl?: string;
   secret?: string | null;
-  previousSecret?: string | null;
-  /** An SQL expression, e.g. `now() - interval '1 hour'`. */
-  secretReplacedAt?: string;
+  /** A secret the integration had before `secret` replaced it (the API records the rotation, replaced now). */
+  previousSecret?: string;
 }
 
-/**
- * Writes an integration row as the integrations API stores it: secrets (bot token, webhook URL,
- * signing secrets) encrypted with the app's CryptoService. Answers its id.
- */
-export async function addIntegration(t: TestApp, workspaceId: string, projectId: string, f: IntegrationFields): Promise<string> {
-  const crypto = t.running.app.get(CryptoService);
+/** A bot token of the shape the API accepts (digits, `:`, 35 characters). */
+export const botToken = () => `123456789:${randomBytes(27).toString('base64url').slice(0, 35)}`;
+
+/** Creates the integration through the API (as a project admin would); answers its id. */
+export async function addIntegration(t: TestApp, token: string, projectId: string, f: IntegrationFields): Promise<string> {
+  const route = `/${f.type}-integration/project/${projectId}`;
   const events = f.events ? Object.fromEntries(TASK_EVENT_KINDS.map((k) => [k, f.events![k] ?? false])) : ALL_EVENTS;
-  const [row] = await sql(
-    t.databaseUrl,
-    `INSERT INTO integration (workspace_id, project_id, type, is_active, events, chat_id, thread_id, bot_token, webhook_url, secret, previous_secret, secret_replaced_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, ${f.secretReplacedAt ?? 'NULL'}) RETURNING id`,
-    [
-      workspaceId,
-      projectId,
-      f.type,
-      f.isActive ?? true,
-      JSON.stringify(events),
-      f.chatId ?? null,
-      f.threadId ?? null,
-      crypto.encryptNullable(f.botToken),
-      crypto.encryptNullable(f.webhookUrl),
-      crypto.encryptNullable(f.secret),
-      crypto.encryptNullable(f.previousSecret),
-    ],
-  );
-  return row.id;
+  const body: Record<string, unknown> = { events };
+  if (f.type === 'messenger') Object.assign(body, { botToken: f.botToken, chatId: f.chatId, threadId: f.threadId ?? null });
+  else body.webhookUrl = f.webhookUrl;
+  if (f.type === 'generic-webhook') body.secret = f.previousSecret ?? f.secret ?? null;
+  const must = (res: { status: number; text: string; body: any }, what: string) => {
+    if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  const created = must(await t.api.post(route, body, token), `creating the ${f.type} integration`);
+  if (f.previousSecret !== undefined) must(await t.api.patch(route, { secret: f.secret }, token), 'replacing the secret');
+  if (f.isActive === false) must(await t.api.patch(route, { isActive: false }, token), 'deactivating the integration');
+  return created.id;
 }
 
 export interface DeliveryRow {
