@@ -18,6 +18,10 @@ export interface RetryAfterCarrier {
 export function deliveryProcessorOptions(): WorkerOptions {
   return {
     ...processorOptions(),
+    // A killed worker's jobs go back to the queue within about 20 s (lock expiry + the next check),
+    // instead of BullMQ's default of up to a minute; a live worker renews its locks every 7.5 s.
+    lockDuration: 15_000,
+    stalledInterval: 5_000,
     settings: {
       backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
         deliveryBackoffMs(attemptsMade, (err as (Error & RetryAfterCarrier) | undefined)?.retryAfterMs),
