@@ -1,4 +1,4 @@
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import { QUEUES, QueueName } from '../../queue/queues';
@@ -21,12 +21,6 @@ export class EmailProcessor extends WorkerHost {
     private readonly mailer: MailerService,
   ) {
     super();
-  }
-
-  /** Redis connection trouble: BullMQ reconnects by itself; without a listener it would print to stderr. */
-  @OnWorkerEvent('error')
-  onWorkerError(err: Error): void {
-    this.logger.warn(`email worker: ${err.message}`);
   }
 
   async process(job: Job): Promise<EmailJobResult> {
