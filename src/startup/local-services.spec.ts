@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig } from '../config/app-config';
+import { embeddedPostgresBinaries, restoreLibraryLinks } from './embedded-postgres';
 import { startLocalServices } from './local-services';
 import { findOnPath } from './local-redis';
 import { addressOf, freePort, maskPassword } from './net';
@@ -72,5 +73,38 @@ describe('helpers', () => {
     expect(findOnPath('sh', '/nonexistent:/bin:/usr/bin')).toMatch(/\/sh$/);
     expect(findOnPath('tandem-no-such-binary', '/bin:/usr/bin')).toBeNull();
     expect(findOnPath('sh', '')).toBeNull();
+  });
+});
+
+describe('restoreLibraryLinks', () => {
+  it('makes the library links an npm without install scripts left out, and keeps existing ones', () => {
+    const pkg = mkdtempSync(join(tmpdir(), 'tandem-links-'));
+    try {
+      const native = join(pkg, 'native');
+      mkdirSync(join(native, 'lib'), { recursive: true });
+      writeFileSync(join(native, 'lib', 'libpq.so.5.17'), 'library');
+      writeFileSync(join(native, 'lib', 'libz.so'), 'kept');
+      writeFileSync(
+        join(native, 'pg-symlinks.json'),
+        JSON.stringify([
+          { source: 'native/lib/libpq.so.5.17', target: 'native/lib/libpq.so.5' },
+          { source: 'native/lib/libpq.so.5.17', target: 'native/lib/libz.so' },
+        ]),
+      );
+      restoreLibraryLinks(native);
+      expect(readlinkSync(join(native, 'lib', 'libpq.so.5'))).toBe('libpq.so.5.17');
+      expect(readFileSync(join(native, 'lib', 'libpq.so.5'), 'utf8')).toBe('library');
+      expect(readFileSync(join(native, 'lib', 'libz.so'), 'utf8')).toBe('kept');
+    } finally {
+      rmSync(pkg, { recursive: true, force: true });
+    }
+  });
+
+  it('the installed package has every link it lists', () => {
+    const bins = embeddedPostgresBinaries();
+    expect(bins?.major).toBe('17');
+    const native = join(dirname(bins!.initdb), '..');
+    const links: Array<{ target: string }> = JSON.parse(readFileSync(join(native, 'pg-symlinks.json'), 'utf8'));
+    for (const { target } of links) expect(existsSync(join(native, '..', target))).toBe(true);
   });
 });
