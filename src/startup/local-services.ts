@@ -36,7 +36,7 @@ export async function startLocalServices(config: AppConfig, opts: { redis?: bool
   try {
     const db = addressOf(config.databaseUrl);
     if (local && config.unsetUrls.database && !(await answers(db.host, db.port))) {
-      const lead = `DATABASE_URL is not set and no Postgres answers at ${db.text}, so Tandem starts its embedded Postgres.`;
+      const lead = `DATABASE_URL is not set and no Postgres answers at ${db.text}, so Tandem tries to start its embedded Postgres.`;
       const pg = await startEmbeddedPostgres({ dataDir: config.dataDir, database: databaseName(config.databaseUrl), log }).catch((err) => {
         throw err instanceof StartupError ? new StartupError(`${lead} ${err.message}`) : err;
       });
@@ -50,7 +50,7 @@ export async function startLocalServices(config: AppConfig, opts: { redis?: bool
     }
     const redis = addressOf(config.redisUrl);
     if (local && opts.redis !== false && config.unsetUrls.redis && !(await answers(redis.host, redis.port))) {
-      const lead = `REDIS_URL is not set and no Redis answers at ${redis.text}, so Tandem starts a local redis-server.`;
+      const lead = `REDIS_URL is not set and no Redis answers at ${redis.text}, so Tandem tries to start a local redis-server.`;
       const server = await startLocalRedis({ dataDir: config.dataDir }).catch((err) => {
         throw err instanceof StartupError ? new StartupError(`${lead} ${err.message}`) : err;
       });

@@ -41,7 +41,7 @@ export async function startTestServers(): Promise<void> {
         const server = await startEmbeddedPostgres({ dataDir: dir, database: 'postgres', auth: 'trust', durable: false }).catch((err) => {
           rmSync(dir, { recursive: true, force: true });
           throw err instanceof StartupError
-            ? new StartupError(`TEST_DATABASE_ADMIN_URL is not set and no Postgres answers at ${address}, so the tests start an embedded Postgres. ${err.message}`)
+            ? new StartupError(`TEST_DATABASE_ADMIN_URL is not set and no Postgres answers at ${address}, so the tests try to start an embedded Postgres. ${err.message}`)
             : err;
         });
         started.push({ server, dir });
@@ -58,7 +58,7 @@ export async function startTestServers(): Promise<void> {
         const server = await startLocalRedis({ dataDir: dir, password: false, durable: false }).catch((err) => {
           rmSync(dir, { recursive: true, force: true });
           throw err instanceof StartupError
-            ? new StartupError(`REDIS_URL is not set and no Redis answers at ${address}, so the tests start a local redis-server. ${err.message}`)
+            ? new StartupError(`REDIS_URL is not set and no Redis answers at ${address}, so the tests try to start a local redis-server. ${err.message}`)
             : err;
         });
         started.push({ server, dir });

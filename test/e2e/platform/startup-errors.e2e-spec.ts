@@ -56,7 +56,7 @@ describe('the service process, when a server is missing', () => {
       PATH: tempDir('empty-path'),
     });
     expect(code).toBe(1);
-    expect(output).toContain(`REDIS_URL is not set and no Redis answers at 127.0.0.1:${redisPort}, so Tandem starts a local redis-server. There is no redis-server on the PATH. Three ways forward:`);
+    expect(output).toContain(`REDIS_URL is not set and no Redis answers at 127.0.0.1:${redisPort}, so Tandem tries to start a local redis-server. There is no redis-server on the PATH. Three ways forward:`);
     expect(output).toContain("install Redis with your system's package manager");
     expect(output).toContain('set REDIS_URL=redis://host:port');
     expect(output).toContain('docker compose up -d redis');
