@@ -9,9 +9,11 @@ import { PermissionGuard } from './common/guards/permission.guard';
 import { AccessModule } from './common/permissions/access.module';
 import { createValidationPipe } from './common/pipes/validation';
 import { dataSourceOptions } from './database/data-source-options';
+import { AdminModule } from './modules/admin/admin.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { IntegrationsModule } from './modules/integrations/integrations.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationModule } from './modules/organization/organization.module';
 import { SearchModule } from './modules/search/search.module';
@@ -39,6 +41,8 @@ export const FEATURE_MODULES: Type[] = [
   ActivityModule,
   SearchModule,
   OAuthModule,
+  IntegrationsModule,
+  AdminModule,
 ];
 
 /** What only the API role needs besides the feature modules: Redis (rate limits, OAuth state), crypto, the permission lookups. */

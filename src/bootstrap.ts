@@ -13,6 +13,7 @@ import { documentAccess, routeTable } from './common/http/route-table';
 import { jsonBodyParser } from './common/http/body-parser';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
 import { ensureDatabase, migrate } from './database/migrate';
+import { QUEUE_DASHBOARD_PATH, QueueDashboard } from './modules/admin/queue-dashboard.service';
 
 export interface Running {
   app: INestApplication | INestApplicationContext;
@@ -38,6 +39,10 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
       },
     }),
   );
+  // The queue dashboard for instance admins (docs/decisions-local.md, "Queue dashboard"): an
+  // Express handler with its own authentication and CSP, mounted before CORS so that no other
+  // origin gets CORS headers for it (its page and API are for its own origin only).
+  app.use(QUEUE_DASHBOARD_PATH, app.get(QueueDashboard).handler());
   app.enableCors(corsOptions(config));
   app.use(jsonBodyParser());
   app.setGlobalPrefix('api');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 import { developmentSecrets } from './dev-secrets';
+import { QUEUE_NAMES, QueueName, QUEUES } from '../queue/queues';
 
 describe('loadConfig', () => {
   it('has safe development defaults', () => {
@@ -45,6 +46,29 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: is required[\s\S]*ENCRYPTION_KEY: is required/);
     const c = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) });
     expect(c.encryptionKey.equals(Buffer.from('ab'.repeat(32), 'hex'))).toBe(true);
+  });
+
+  it('ENCRYPTION_KEY_PREVIOUS: optional, the same format as ENCRYPTION_KEY', () => {
+    expect(loadConfig({}).encryptionKeyPrevious).toBeUndefined();
+    const c = loadConfig({ ENCRYPTION_KEY: 'ab'.repeat(32), ENCRYPTION_KEY_PREVIOUS: Buffer.alloc(32, 7).toString('base64') });
+    expect(c.encryptionKeyPrevious!.equals(Buffer.alloc(32, 7))).toBe(true);
+    expect(loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'cd'.repeat(32) }).encryptionKeyPrevious!.equals(Buffer.from('cd'.repeat(32), 'hex'))).toBe(true);
+    expect(() => loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'ab'.repeat(16) })).toThrow(/ENCRYPTION_KEY_PREVIOUS: must be 32 bytes/);
+  });
+
+  it('QUEUE_CONCURRENCY: queue=count pairs over the defaults of src/queue/queues.ts; bad names or counts stop start-up', () => {
+    const defaults = loadConfig({}).queueConcurrency;
+    expect(defaults).toEqual(Object.fromEntries(QUEUE_NAMES.map((q) => [q, QUEUES[q].concurrency])));
+    expect(Object.isFrozen(defaults)).toBe(true);
+    const c = loadConfig({ QUEUE_CONCURRENCY: ' deliver-generic-webhook=64, email = 1 ' }).queueConcurrency;
+    expect(c).toEqual({ ...defaults, [QueueName.DeliverGenericWebhook]: 64, [QueueName.Email]: 1 });
+    expect(() => loadConfig({ QUEUE_CONCURRENCY: 'emails=4' })).toThrow(/QUEUE_CONCURRENCY: unknown queue "emails" \(queues: email, task-events/);
+    expect(() => loadConfig({ QUEUE_CONCURRENCY: 'email=0' })).toThrow('QUEUE_CONCURRENCY: email=0: the count must be a whole number from 1 to 1000');
+    expect(() => loadConfig({ QUEUE_CONCURRENCY: 'email=-2' })).toThrow(/email=-2: the count must be a whole number/);
+    expect(() => loadConfig({ QUEUE_CONCURRENCY: 'email=2.5' })).toThrow(/email=2.5: the count must be a whole number/);
+    expect(() => loadConfig({ QUEUE_CONCURRENCY: 'email=1001' })).toThrow(/email=1001/);
+    expect(() => loadConfig({ QUEUE_CONCURRENCY: 'email' })).toThrow(/"email" is not queue=count/);
+    expect(() => loadConfig({ QUEUE_CONCURRENCY: 'email=2,email=3' })).toThrow(/"email" is given twice/);
   });
 
   it('parses roles, booleans and numbers', () => {

@@ -10,9 +10,11 @@ import {
   Matches,
   Max,
   Min,
+  getMetadataStorage,
   validateSync,
 } from 'class-validator';
 import { isAllowedProviderUrl, PROVIDER_URL_RULE } from '../modules/oauth/oauth-urls';
+import { isQueueName, QUEUE_NAMES, QueueName, QUEUES } from '../queue/queues';
 import { dataDir } from './dev-secrets';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -41,6 +43,9 @@ class EnvSchema {
   @IsOptional()
   @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'must be 32 bytes as 64 hex characters or base64' })
   ENCRYPTION_KEY?: string;
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'must be 32 bytes as 64 hex characters or base64' })
+  ENCRYPTION_KEY_PREVIOUS?: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) PUBLIC_API_URL?: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) CLIENT_URL?: string;
   @IsOptional() @Matches(/^\s*(api|worker)(\s*,\s*(api|worker))*\s*$/, { message: 'must be api, worker or api,worker' })
@@ -78,6 +83,13 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_API?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) @Max(86_400_000) OUTBOX_POLL_MS?: number;
+  @IsOptional() @IsString() QUEUE_CONCURRENCY?: string;
+}
+
+/** Names of every environment variable the configuration reads (for checks that each is documented and deployed). */
+export function configVariables(): string[] {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(EnvSchema, '', true, false);
+  return [...new Set(metadata.map((m) => m.propertyName))];
 }
 
 export type AppRole = 'api' | 'worker';
@@ -99,8 +111,10 @@ export interface AppConfig {
   readonly dataDir: string;
   readonly jwtSecret: string;
   readonly jwtExpiresInSeconds: number;
-  /** 32-byte AES-256-GCM key. */
+  /** 32-byte AES-256-GCM key: new secrets are sealed under it. */
   readonly encryptionKey: Buffer;
+  /** The key before the last rotation, still accepted for reading until `npm run rotate-keys` re-sealed everything. */
+  readonly encryptionKeyPrevious?: Buffer;
   readonly publicApiUrl: string;
   readonly clientUrl: string;
   readonly roles: readonly AppRole[];
@@ -111,6 +125,8 @@ export interface AppConfig {
   readonly logLevel: string;
   /** Prefix of every Redis key and BullMQ queue this instance uses. */
   readonly queuePrefix: string;
+  /** Jobs of each queue one worker process runs at once: QUEUE_CONCURRENCY over the defaults of src/queue/queues.ts. */
+  readonly queueConcurrency: Readonly<Record<QueueName, number>>;
   readonly smtp: {
     readonly host?: string;
     readonly port: number;
@@ -210,6 +226,34 @@ function isAddressOrRange(s: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
+/** Upper bound of QUEUE_CONCURRENCY values: far above what one process can usefully run at once. */
+const MAX_CONCURRENCY = 1000;
+
+/**
+ * QUEUE_CONCURRENCY: comma-separated `queue=jobs` pairs (e.g. `deliver-generic-webhook=64,email=4`)
+ * overriding the per-queue defaults of src/queue/queues.ts. An unknown queue, a queue named twice
+ * or a count that is not a whole number from 1 to MAX_CONCURRENCY stops start-up.
+ */
+function parseQueueConcurrency(value: string | undefined): Record<QueueName, number> | SettingError {
+  const out = Object.fromEntries(QUEUE_NAMES.map((q) => [q, QUEUES[q].concurrency])) as Record<QueueName, number>;
+  const seen = new Set<string>();
+  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([^=\s]+)\s*=\s*(\S+)$/.exec(item);
+    if (!m) return new SettingError(`QUEUE_CONCURRENCY: "${item}" is not queue=count (e.g. email=4)`);
+    const [, name, count] = m;
+    if (!isQueueName(name)) return new SettingError(`QUEUE_CONCURRENCY: unknown queue "${name}" (queues: ${QUEUE_NAMES.join(', ')})`);
+    if (seen.has(name)) return new SettingError(`QUEUE_CONCURRENCY: "${name}" is given twice`);
+    if (!/^\d+$/.test(count) || Number(count) < 1 || Number(count) > MAX_CONCURRENCY) {
+      return new SettingError(`QUEUE_CONCURRENCY: ${name}=${count}: the count must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+    }
+    seen.add(name);
+    out[name] = Number(count);
+  }
+  return out;
+}
+
+const decodeKey = (value: string): Buffer => (/^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64'));
+
 /** Custom OAuth is all or nothing: issuer, client id and secret together, and a trusted issuer URL. */
 function customOAuthErrors(p: EnvSchema): string[] {
   const names = ['CUSTOM_OAUTH_ISSUER', 'CUSTOM_OAUTH_CLIENT_ID', 'CUSTOM_OAUTH_CLIENT_SECRET'] as const;
@@ -245,11 +289,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       throw new ConfigError(`Invalid configuration:\n  ${missing.map((k) => `${k}: is required when NODE_ENV=production`).join('\n  ')}`);
     }
   }
-  const encKey = parsed.ENCRYPTION_KEY
-    ? /^[0-9a-fA-F]{64}$/.test(parsed.ENCRYPTION_KEY)
-      ? Buffer.from(parsed.ENCRYPTION_KEY, 'hex')
-      : Buffer.from(parsed.ENCRYPTION_KEY, 'base64')
-    : processSecrets.encryption;
+  const encKey = parsed.ENCRYPTION_KEY ? decodeKey(parsed.ENCRYPTION_KEY) : processSecrets.encryption;
+  const encKeyPrevious = parsed.ENCRYPTION_KEY_PREVIOUS ? decodeKey(parsed.ENCRYPTION_KEY_PREVIOUS) : undefined;
   const port = parsed.PORT ?? 3000;
   const roles = (parsed.APP_ROLES ?? 'api,worker')
     .split(',')
@@ -258,7 +299,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const clientUrl = (parsed.CLIENT_URL ?? 'http://localhost:5173').replace(/\/+$/, '');
   const corsOrigins = parseCorsOrigins(parsed.CORS_ORIGINS, clientUrl);
   const trustProxy = parseTrustProxy(parsed.TRUST_PROXY);
-  const settingErrors = [corsOrigins, trustProxy].filter((v): v is SettingError => v instanceof SettingError);
+  const queueConcurrency = parseQueueConcurrency(parsed.QUEUE_CONCURRENCY);
+  const settingErrors = [corsOrigins, trustProxy, queueConcurrency].filter((v): v is SettingError => v instanceof SettingError);
   if (settingErrors.length) throw new ConfigError(`Invalid configuration:\n  ${settingErrors.map((e) => e.message).join('\n  ')}`);
   const config: AppConfig = {
     nodeEnv,
@@ -272,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtSecret: parsed.JWT_SECRET ?? processSecrets.jwt,
     jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN ?? 7 * 24 * 3600,
     encryptionKey: encKey,
+    encryptionKeyPrevious: encKeyPrevious,
     publicApiUrl: (parsed.PUBLIC_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     clientUrl,
     roles,
@@ -279,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: trustProxy as AppConfig['trustProxy'],
     logLevel: parsed.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
     queuePrefix: parsed.QUEUE_PREFIX ?? 'tandem',
+    queueConcurrency: queueConcurrency as AppConfig['queueConcurrency'],
     smtp: {
       host: parsed.SMTP_HOST,
       port: parsed.SMTP_PORT ?? 587,

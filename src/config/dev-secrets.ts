@@ -45,3 +45,19 @@ export function developmentSecrets(env: NodeJS.ProcessEnv = process.env): Develo
     notice: `${missing.join(' and ')} not set: using development values generated at random and kept in ${file} (set ${missing.join(' and ')} yourself in production)`,
   };
 }
+
+/**
+ * The development secrets kept in `<data dir>/secrets.json`, read only (nothing is generated):
+ * for commands that must use the service's own key and never one of their own (`npm run rotate-keys`).
+ */
+export function storedDevelopmentSecrets(env: NodeJS.ProcessEnv = process.env): Partial<Record<'JWT_SECRET' | 'ENCRYPTION_KEY', string>> {
+  try {
+    const stored = JSON.parse(readFileSync(join(dataDir(env), 'secrets.json'), 'utf8'));
+    return {
+      JWT_SECRET: typeof stored.JWT_SECRET === 'string' ? stored.JWT_SECRET : undefined,
+      ENCRYPTION_KEY: typeof stored.ENCRYPTION_KEY === 'string' ? stored.ENCRYPTION_KEY : undefined,
+    };
+  } catch {
+    return {};
+  }
+}

@@ -4,12 +4,16 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redisOptionsFromUrl } from '../redis/redis-options';
 import './guarded-bullmq';
 import { QUEUE_NAMES, QUEUES, QueueName } from './queues';
+import { WorkerSettings } from './worker-settings';
 
 /** Registers queues by name with their job options; importing this file first makes them use the guarded BullMQ classes. */
 export const registerQueues = (...names: QueueName[]) =>
   BullModule.registerQueue(...names.map((name) => ({ name, defaultJobOptions: QUEUES[name].jobOptions })));
 
-/** BullMQ root: one Redis connection setting and key prefix for every queue (QUEUE_PREFIX). */
+/**
+ * BullMQ root: one Redis connection setting and key prefix for every queue (QUEUE_PREFIX), and the
+ * configured worker settings (WorkerSettings) that processors apply.
+ */
 @Global()
 @Module({
   imports: [
@@ -21,7 +25,8 @@ export const registerQueues = (...names: QueueName[]) =>
       }),
     }),
   ],
-  exports: [BullModule],
+  providers: [WorkerSettings],
+  exports: [BullModule, WorkerSettings],
 })
 export class QueueModule {}
 

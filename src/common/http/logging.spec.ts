@@ -52,6 +52,23 @@ describe('the root logger', () => {
     expect(lines[0].user.password).toBe('[REDACTED]');
   });
 
+  it('censors the secret fields of integration and notification bodies', () => {
+    const { lines, logger } = capture();
+    const body = {
+      botToken: '123456789:AAAAbbbbccccddddeeeeffffgggghhhhwxyz',
+      webhookUrl: 'https://hooks.example.com/services/T0/B0/clearsecret',
+      secret: 'signing-secret',
+      webhookSecret: 'whsec_abc',
+      accessToken: 'gitea-token',
+      topicpushToken: 'tk_topic',
+      serverpushToken: 'server-token',
+    };
+    logger.warn({ body }, 'x');
+    const out = JSON.stringify(lines);
+    for (const secret of Object.values(body)) expect(out).not.toContain(secret);
+    expect(Object.keys(lines[0].body).sort()).toEqual(Object.keys(body).sort());
+  });
+
   it("serves as Nest's logger: context, levels, errors with their stack", () => {
     const { lines, logger } = capture('debug');
     const nest = new PinoNestLogger(logger);

@@ -43,6 +43,9 @@ export const REDACT_PATHS = [
   '*.botToken',
   '*.secret',
   '*.webhookSecret',
+  '*.webhookUrl',
+  '*.topicpushToken',
+  '*.serverpushToken',
   '*.idToken',
   '*.refreshToken',
 ];

@@ -4,6 +4,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { API_KEY_SCOPE, ApiKeyScopeRule } from '../decorators/api-key-scope.decorator';
+import { INSTANCE_ADMIN } from '../decorators/instance-admin.decorator';
 import { IS_PUBLIC } from '../decorators/public.decorator';
 import { PERMISSION_METADATA, PermissionRequirement } from '../decorators/require-permission.decorator';
 
@@ -15,6 +16,8 @@ export interface RouteAccess {
   isPublic: boolean;
   permission?: { resource: string; action: string; from: string };
   keyScope?: ApiKeyScopeRule;
+  /** Instance admins with a session token only (@InstanceAdminOnly). */
+  instanceAdmin?: boolean;
 }
 
 const joinPath = (...parts: string[]) => '/' + parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
@@ -45,6 +48,7 @@ export function routeTable(app: INestApplicationContext, prefix = 'api'): RouteA
           isPublic: read<boolean>(IS_PUBLIC) === true,
           permission: permission ? { resource: permission.resource, action: permission.action, from: `${permission.scope.kind} (${permission.scope.from}.${permission.scope.key})` } : undefined,
           keyScope: read<ApiKeyScopeRule>(API_KEY_SCOPE),
+          ...(read<boolean>(INSTANCE_ADMIN) ? { instanceAdmin: true } : {}),
         });
       }
     }
@@ -55,6 +59,7 @@ export function routeTable(app: INestApplicationContext, prefix = 'api'): RouteA
 /** How a route's access reads in the docs (one sentence). */
 export function describeAccess(r: RouteAccess): string {
   if (r.isPublic) return 'Public: no credentials.';
+  if (r.instanceAdmin) return 'Signed in with a session token, as an instance admin; API keys are refused.';
   if (r.permission) {
     const { resource, action } = r.permission;
     const who = action === 'read' ? 'any member of the workspace' : `members whose roles grant \`${resource}:${action}\``;

@@ -1,7 +1,8 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
-import { QUEUES, QueueName } from '../../queue/queues';
+import { QueueName } from '../../queue/queues';
+import { processorOptions, WorkerSettings } from '../../queue/worker-settings';
 import { EmailComposerRegistry } from './email-composer.registry';
 import { isPermanentSmtpError, MailerService } from './mailer.service';
 
@@ -12,15 +13,21 @@ export type EmailJobResult = { messageId: string } | { skipped: 'smtp-not-config
  * BullMQ retries with the queue's backoff (src/queue/queues.ts); a permanent refusal stops the job.
  * Job names select the composer: other features add emails by registering a composer.
  */
-@Processor(QueueName.Email, { concurrency: QUEUES[QueueName.Email].concurrency })
-export class EmailProcessor extends WorkerHost {
+@Processor(QueueName.Email, processorOptions())
+export class EmailProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger(EmailProcessor.name);
 
   constructor(
     private readonly composers: EmailComposerRegistry,
     private readonly mailer: MailerService,
+    private readonly settings: WorkerSettings,
   ) {
     super();
+  }
+
+  /** Starts consuming with the configured concurrency (QUEUE_CONCURRENCY, default 4). */
+  onApplicationBootstrap(): void {
+    this.settings.start(this, QueueName.Email);
   }
 
   async process(job: Job): Promise<EmailJobResult> {

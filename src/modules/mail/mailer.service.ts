@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { QUEUES, QueueName } from '../../queue/queues';
+import { QueueName } from '../../queue/queues';
 import { EmailMessage } from './email.types';
 
 /** SMTP through nodemailer (worker role). Without SMTP_HOST it is "not configured" and sends nothing. */
@@ -19,9 +19,9 @@ export class MailerService implements OnApplicationShutdown {
           port: smtp.port,
           secure: smtp.secure,
           auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-          // Reuse connections across jobs (one per concurrent job); closed on shutdown.
+          // Reuse connections across jobs (one per concurrent job of the email queue); closed on shutdown.
           pool: true,
-          maxConnections: QUEUES[QueueName.Email].concurrency,
+          maxConnections: config.queueConcurrency[QueueName.Email],
           // Short timeouts: a job stuck on a dead server would hold up retries and a clean shutdown.
           connectionTimeout: 10_000,
           greetingTimeout: 10_000,

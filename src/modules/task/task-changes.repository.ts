@@ -5,7 +5,7 @@ import { firstRow, preparedRows, setClause } from '../../database/sql';
 import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
-import { taskEventsSql } from './task-event';
+import { taskEventsSql } from './task-events.sql';
 import { TASK_FIELDS, TaskRow } from './task.record';
 
 /**

@@ -157,7 +157,7 @@ describe('custom OAuth sign-in', () => {
     expect(a.access_token_expires_at.getTime() / 1000).toBeGreaterThanOrEqual(before + 3600);
     expect(a.access_token_expires_at.getTime() / 1000).toBeLessThanOrEqual(after + 3600);
     for (const col of ['id_token', 'access_token', 'refresh_token']) {
-      expect(a[col]).toMatch(/^v1:/); // CryptoService ciphertext, never the token itself
+      expect(a[col]).toMatch(/^v2:[0-9a-f]{8}:/); // CryptoService ciphertext, never the token itself
       expect(a[col]).not.toMatch(/^ey/);
     }
 
@@ -475,7 +475,7 @@ describe('GET /oauth/id-token', () => {
     expect(after.access_token).not.toBe(before.access_token);
     expect(payload.at_hash).toBe(atHash(crypto.decrypt(after.access_token)));
     expect(after.refresh_token).not.toBe(before.refresh_token); // the provider rotates refresh tokens
-    expect(after.refresh_token).toMatch(/^v1:/);
+    expect(after.refresh_token).toMatch(/^v2:[0-9a-f]{8}:/);
     expect(after.id_token_expires_at.getTime()).toBe(payload.exp! * 1000);
 
     // the rotated refresh token was stored: a second forced expiry refreshes again

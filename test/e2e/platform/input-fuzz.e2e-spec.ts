@@ -1,4 +1,5 @@
 import { startTestApp, TestApp } from '../../support/app';
+import { BOT_TOKEN } from '../../support/integrations';
 import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
 
 let t: TestApp;
@@ -22,7 +23,18 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
   const teams = (await t.api.get(`/auth/organization/list-teams?organizationId=${ws}`, tok)).body;
   const members = (await t.api.get(`/auth/organization/list-members?organizationId=${ws}`, tok)).body;
   const u2 = await t.api.signUp();
+  const hook = 'https://hooks.example.com/services/T0/B0/secretpart';
+  const events = { taskCreated: true, taskTitleChanged: false };
+  for (const [type, body] of [['messenger', { botToken: BOT_TOKEN, chatId: '1' }], ['generic-webhook', { webhookUrl: hook }], ['communitychat', { webhookUrl: hook }]] as const) {
+    expect((await t.api.post(`/${type}-integration/project/${p.id}`, body, tok)).status).toBe(200);
+  }
   const routes: [string, string, Record<string, unknown>][] = [
+    ['POST', `/messenger-integration/project/${p2.id}`, { botToken: BOT_TOKEN, chatId: '1', threadId: 2, chatLabel: 'l', events }],
+    ['PATCH', `/messenger-integration/project/${p.id}`, { botToken: BOT_TOKEN, chatId: '1', threadId: 2, chatLabel: 'l', isActive: true, events }],
+    ['POST', `/generic-webhook-integration/project/${p2.id}`, { webhookUrl: hook, secret: 's', events }],
+    ['PATCH', `/generic-webhook-integration/project/${p.id}`, { webhookUrl: hook, secret: 's', isActive: true, events }],
+    ['POST', `/teamchat-integration/project/${p2.id}`, { webhookUrl: hook, channelName: 'c', events }],
+    ['PATCH', `/communitychat-integration/project/${p.id}`, { webhookUrl: hook, channelName: 'c', isActive: true, events }],
     ['POST', `/task/${p.id}`, { title: 't', description: 'd', status: 'to-do', priority: 'low', startDate: '2024-01-01', dueDate: '2024-01-02', userId: A.owner.user.id }],
     ['PUT', `/task/${task.id}`, { title: 't', description: 'd', status: 'to-do', priority: 'low', position: 1, startDate: '2024-01-01', dueDate: '2024-01-02', userId: A.owner.user.id }],
     ['PUT', `/task/move/${task.id}`, { destinationProjectId: p2.id, destinationStatus: 'to-do' }],
@@ -106,6 +118,8 @@ it('no nested body field or read route answers 500 or a body other than {message
     ['POST', '/auth/organization/update-member-role', (v) => ({ role: v, memberId: 'x', organizationId: ws })],
     ['POST', '/auth/organization/remove-member', (v) => ({ memberIdOrEmail: v, organizationId: ws })],
     ['POST', '/auth/api-key/delete', (v) => ({ keyId: v })],
+    ['POST', `/generic-webhook-integration/project/${p.id}`, (v) => ({ webhookUrl: 'https://example.com/h', events: { taskCreated: v } })],
+    ['PATCH', `/teamchat-integration/project/${p.id}`, (v) => ({ events: { [String(v)]: true } })],
   ];
   for (const [m, path, make] of nested) {
     for (const v of values) {
@@ -120,6 +134,9 @@ it('no nested body field or read route answers 500 or a body other than {message
     `/label/workspace/x`, `/label/task/x`, `/time-entry/task/x`, `/activity/x`, `/comment/x`, `/column/x`, `/project/x`,
     `/project?workspaceId=${ws}&workspaceId=${ws}`,
     `/auth/api-key/list`, `/auth/get-session`, `/oauth/id-token`,
+    ...['limit=0', 'limit=1e3', 'limit=99999999999999999999', 'limit=%20', 'before=', 'before=x', 'before=00000000-0000-0000-0000-000000000000', 'before=a&before=b', 'limit[a]=1'].map(
+      (q) => `/messenger-integration/project/${p.id}/deliveries?${q}`,
+    ),
   ];
   for (const g of gets) {
     const res = await t.api.get(g, tok);

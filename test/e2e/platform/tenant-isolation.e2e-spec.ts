@@ -22,6 +22,13 @@ describe('tenant isolation of work items', () => {
     const catalogue = (await t.api.get(`/label/workspace/${a.workspaceId}`, a.owner.token)).body[0];
     const entry = (await t.api.post('/time-entry', { taskId: task.id, startTime: '2025-01-01T00:00:00Z' }, a.owner.token)).body;
     const comment = (await t.api.post(`/comment/${task.id}`, { content: 'Secret' }, a.owner.token)).body;
+    const hook = (await t.api.post(`/generic-webhook-integration/project/${project.id}`, { webhookUrl: 'https://hooks.example.com/a/secret-path' }, a.owner.token)).body;
+    const [{ id: delivery }] = await sql(
+      t.databaseUrl,
+      `INSERT INTO delivery (workspace_id, project_id, event_id, event, target_type, target_id, payload, status)
+       VALUES ($1, $2, gen_random_uuid(), 'task.created', 'generic-webhook', $3, '{}', 'failed') RETURNING id`,
+      [a.workspaceId, project.id, hook.id],
+    );
 
     const b = await ownerWithWorkspace(t);
     const bProject = await createProject(t, b.owner.token, b.workspaceId);
@@ -83,6 +90,17 @@ describe('tenant isolation of work items', () => {
       ['PUT', `/comment/${comment.id}`, { content: 'X' }, M],
       ['DELETE', `/comment/${comment.id}`, undefined, M],
       ['GET', `/activity/${task.id}`, undefined, T],
+      ...['messenger', 'teamchat', 'communitychat', 'generic-webhook'].flatMap((type): [string, string, unknown, string][] => [
+        ['GET', `/${type}-integration/project/${project.id}`, undefined, P],
+        ['POST', `/${type}-integration/project/${project.id}`, { webhookUrl: 'https://example.com/x' }, P],
+        ['PATCH', `/${type}-integration/project/${project.id}`, { isActive: false }, P],
+        ['DELETE', `/${type}-integration/project/${project.id}`, undefined, P],
+        ['GET', `/${type}-integration/project/${project.id}/deliveries`, undefined, P],
+        ['POST', `/${type}-integration/project/${project.id}/deliveries/${delivery}/redeliver`, undefined, P],
+      ]),
+      // B's own project, A's delivery: the delivery is not B's project's.
+      ['POST', `/generic-webhook-integration/project/${bProject.id}/deliveries/${delivery}/redeliver`, undefined, 'Delivery not found'],
+      ['GET', `/generic-webhook-integration/project/${bProject.id}/deliveries?before=${delivery}`, undefined, 'Delivery not found'],
     ];
     for (const [method, path, body, message] of cases) {
       const res = await t.api.request(method, path, body, { token: b.owner.token });
@@ -98,10 +116,23 @@ describe('tenant isolation of work items', () => {
               (SELECT name FROM label WHERE id = $4) AS label,
               (SELECT count(*)::int FROM time_entry WHERE id = $5) AS entries,
               (SELECT content FROM activity WHERE id = $6) AS comment,
-              (SELECT count(*)::int FROM project WHERE workspace_id = $7) AS projects`,
-      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId],
+              (SELECT count(*)::int FROM project WHERE workspace_id = $7) AS projects,
+              (SELECT is_active::text || '/' || updated_at::text FROM integration WHERE id = $8) AS hook,
+              (SELECT status FROM delivery WHERE id = $9) AS delivery`,
+      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery],
     );
-    expect(state).toEqual({ project: project.name, column_name: 'To Do', task: 'Secret/to-do', label: 'Secret', entries: 1, comment: 'Secret', projects: 1 });
+    expect(state).toEqual({
+      project: project.name,
+      column_name: 'To Do',
+      task: 'Secret/to-do',
+      label: 'Secret',
+      entries: 1,
+      comment: 'Secret',
+      projects: 1,
+      hook: expect.stringMatching(/^true\//),
+      delivery: 'failed',
+    });
+    expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, a.owner.token)).body).toEqual(hook);
     expect((await t.api.get(`/task/${task.id}`, a.owner.token)).body).toEqual(task);
   });
 
@@ -119,6 +150,8 @@ describe('tenant isolation of work items', () => {
       ['/time-entry/task/nope', 'Task not found'],
       ['/comment/nope', 'Task not found'],
       ['/activity/nope', 'Task not found'],
+      ['/messenger-integration/project/nope', 'Project not found'],
+      ['/generic-webhook-integration/project/nope/deliveries', 'Project not found'],
     ]) {
       const res = await t.api.get(path, owner.token);
       expect([path, res.status, res.body]).toEqual([path, 404, { message }]);

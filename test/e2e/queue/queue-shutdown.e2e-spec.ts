@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
 import { GuardedQueue, GuardedWorker } from '../../../src/queue/guarded-bullmq';
-import { dropRedisKeys } from '../../support/app';
+import { OUTBOX_LISTENER_NAME } from '../../../src/queue/outbox-listener';
+import { QueueName } from '../../../src/queue/queues';
+import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
+import { dropRedisKeys, startTestApp, TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
+import { launch, Launched } from '../../support/launcher';
+import { TestSmtpServer } from '../../support/smtp';
+import { HoldingProxy } from '../../support/tcp-proxy';
 import { until } from '../../support/until';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -61,4 +69,68 @@ describe('queues closed right after they were opened', () => {
     expect(started).toHaveLength(180);
     expect(seen).toEqual([]);
   });
+});
+
+/**
+ * SIGTERM on a worker process (docs/decisions-local.md, "Shutdown"): the email it is sending when
+ * the signal comes is sent, its job completes, and only then does the process exit (0). The SMTP
+ * server sits behind a proxy that holds the connection until the test lets it through, so the job
+ * is provably still in progress when the signal arrives.
+ */
+describe('SIGTERM on a worker process with a job in progress', () => {
+  const smtp = new TestSmtpServer();
+  let proxy: HoldingProxy;
+  let api: TestApp;
+  let queue: Queue;
+  let worker: Launched | undefined;
+  beforeAll(async () => {
+    proxy = new HoldingProxy('127.0.0.1', await smtp.start());
+    await proxy.start();
+    api = await startTestApp({ APP_ROLES: 'api' });
+    queue = new Queue(QueueName.Email, { connection: redisOptionsFromUrl(redisUrl), prefix: `${api.queuePrefix}:bull` });
+  });
+  afterAll(async () => {
+    await worker?.kill('SIGKILL');
+    await queue?.close();
+    await api?.close();
+    await proxy?.stop();
+    await smtp.stop();
+  });
+
+  it('finishes the job (the email is sent, the job completes) before the process exits 0', async () => {
+    worker = await launch({
+      APP_ROLES: 'worker',
+      DATABASE_URL: api.databaseUrl,
+      DATABASE_POOL_SIZE: '2',
+      QUEUE_PREFIX: api.queuePrefix,
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(proxy.port),
+      CLIENT_URL: 'https://client.example.test',
+    });
+    const owner = await api.api.signUp({ name: 'Sam Shutdown' });
+    const ws = await api.api.createWorkspace(owner.token);
+    const to = `shutdown.${randomBytes(4).toString('hex')}@example.test`;
+    const inv = await api.api.post('/auth/organization/invite-member', { email: to, role: 'member', organizationId: ws.id }, owner.token);
+    expect(inv.status).toBe(200);
+    const jobId = `invitation-${inv.body.id}-1`;
+
+    // The worker is sending: connected to the SMTP server, waiting for its greeting.
+    await proxy.connected();
+    expect(await (await queue.getJob(jobId))!.getState()).toBe('active');
+
+    worker.child.kill('SIGTERM');
+    await until('the shutdown to begin', () => worker!.output().includes('SIGTERM received, shutting down'));
+    // The relay stops first (its LISTEN connection closes), then the queue worker waits for its job.
+    await until('the outbox listener to stop', async () => (await sql(api.databaseUrl, `SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [OUTBOX_LISTENER_NAME])).length === 0);
+    expect(worker.child.exitCode).toBeNull();
+    expect(smtp.mails).toHaveLength(0);
+
+    proxy.release();
+    const [mail] = await smtp.waitFor(to);
+    expect(await worker.exited).toBe(0);
+    const job = (await queue.getJob(jobId))!;
+    expect(await job.getState()).toBe('completed');
+    expect([job.attemptsMade, job.returnvalue]).toEqual([1, { messageId: mail.parsed.messageId }]);
+    expect(worker.output()).not.toContain('shutdown timed out');
+  }, 60_000);
 });

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { ModulesContainer } from '@nestjs/core';
+import Redis from 'ioredis';
 import { FEATURE_MODULES } from '../../../src/app.module';
 import { bootstrap, Running } from '../../../src/bootstrap';
 import { loadConfig } from '../../../src/config/app-config';
+import { QueueDashboard } from '../../../src/modules/admin/queue-dashboard.service';
 import { OutboxRelay } from '../../../src/queue/outbox.relay';
 import { QueueName } from '../../../src/queue/queues';
 import { WorkerModule } from '../../../src/worker.module';
@@ -66,12 +68,20 @@ describe('APP_ROLES=api and APP_ROLES=worker as separate processes', () => {
     expect(providers).toEqual(expect.arrayContaining([OutboxRelay, getQueueToken(QueueName.Email)]));
   });
 
-  it('the API runs no relay and no queue', () => {
+  it('the API runs no relay and no queue', async () => {
     const { modules, controllers, providers } = loaded(api.running);
     expect(controllers.length).toBeGreaterThan(10);
     expect(modules).not.toContain(WorkerModule);
     expect(providers).not.toContain(OutboxRelay);
     expect(providers).not.toContain(getQueueToken(QueueName.Email));
+    // The queue dashboard makes its queues on its first authorised request only (test/e2e/admin).
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      const name = api.running.app.get(QueueDashboard).connectionName;
+      expect(((await redis.client('LIST')) as string).split('\n').filter((c) => c.includes(` name=${name} `))).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('an invitation made through the API is emailed by the worker-only process', async () => {
