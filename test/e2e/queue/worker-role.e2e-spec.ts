@@ -6,11 +6,20 @@ import { FEATURE_MODULES } from '../../../src/app.module';
 import { bootstrap, Running } from '../../../src/bootstrap';
 import { loadConfig } from '../../../src/config/app-config';
 import { QueueDashboard } from '../../../src/modules/admin/queue-dashboard.service';
+import {
+  CommunitychatDeliveryProcessor,
+  GenericWebhookDeliveryProcessor,
+  MessengerDeliveryProcessor,
+  TeamchatDeliveryProcessor,
+} from '../../../src/modules/integrations/channels/delivery.processors';
+import { FanOutProcessor } from '../../../src/modules/integrations/channels/fan-out.processor';
 import { OutboxRelay } from '../../../src/queue/outbox.relay';
 import { QueueName } from '../../../src/queue/queues';
 import { WorkerModule } from '../../../src/worker.module';
 import { startTestApp, TestApp } from '../../support/app';
 import { TestSmtpServer } from '../../support/smtp';
+
+const DELIVERY_PROCESSORS = [FanOutProcessor, MessengerDeliveryProcessor, TeamchatDeliveryProcessor, CommunitychatDeliveryProcessor, GenericWebhookDeliveryProcessor];
 
 /** The modules a running app loaded, the controllers they declare and the providers they hold. */
 function loaded(running: Running): { modules: Function[]; controllers: string[]; providers: unknown[] } {
@@ -65,7 +74,7 @@ describe('APP_ROLES=api and APP_ROLES=worker as separate processes', () => {
     expect(controllers).toEqual([]);
     for (const feature of FEATURE_MODULES) expect([feature.name, modules.includes(feature)]).toEqual([feature.name, false]);
     expect(modules).toContain(WorkerModule);
-    expect(providers).toEqual(expect.arrayContaining([OutboxRelay, getQueueToken(QueueName.Email)]));
+    expect(providers).toEqual(expect.arrayContaining([OutboxRelay, getQueueToken(QueueName.Email), ...DELIVERY_PROCESSORS]));
   });
 
   it('the API runs no relay and no queue', async () => {
@@ -74,6 +83,7 @@ describe('APP_ROLES=api and APP_ROLES=worker as separate processes', () => {
     expect(modules).not.toContain(WorkerModule);
     expect(providers).not.toContain(OutboxRelay);
     expect(providers).not.toContain(getQueueToken(QueueName.Email));
+    for (const processor of DELIVERY_PROCESSORS) expect([processor.name, providers.includes(processor)]).toEqual([processor.name, false]);
     // The queue dashboard makes its queues on its first authorised request only (test/e2e/admin).
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     try {

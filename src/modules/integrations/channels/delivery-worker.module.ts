@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { CryptoModule } from '../../../common/crypto/crypto.module';
+import { WorkerQueuesModule } from '../../../queue/queue.module';
+import { DeliveryPruner } from './delivery-pruner';
+import { DeliveryWorkRepository } from './delivery-work.repository';
+import {
+  CommunitychatDeliveryProcessor,
+  GenericWebhookDeliveryProcessor,
+  MessengerDeliveryProcessor,
+  TeamchatDeliveryProcessor,
+} from './delivery.processors';
+import { DeliveryRunner } from './delivery.runner';
+import { FanOutProcessor } from './fan-out.processor';
+import { OutboundHttp } from './outbound-http';
+
+/**
+ * Worker role only, no controller: the fan-out of task events into deliveries, the four channel
+ * processors, the outbound HTTP client and the daily pruning of old delivery records
+ * (docs/integrations.md). CryptoModule decrypts the integrations' secrets (a worker-only
+ * process loads no API infrastructure); the destination guard comes from the global NetModule.
+ */
+@Module({
+  imports: [WorkerQueuesModule, CryptoModule],
+  providers: [
+    DeliveryWorkRepository,
+    OutboundHttp,
+    DeliveryRunner,
+    DeliveryPruner,
+    FanOutProcessor,
+    MessengerDeliveryProcessor,
+    TeamchatDeliveryProcessor,
+    CommunitychatDeliveryProcessor,
+    GenericWebhookDeliveryProcessor,
+  ],
+})
+export class DeliveryWorkerModule {}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DELIVERY_PRUNE_LOCK, DeliveryWorkRepository } from '../../../src/modules/integrations/channels/delivery-work.repository';
+import { TaskEvent } from '../../../src/modules/task/task-event';
+import { QueueName } from '../../../src/queue/queues';
+import { startTestApp, TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
+import { until } from '../../support/until';
+import { createProject, ownerWithWorkspace } from '../../support/work-items';
+import { addIntegration, deliveriesOf, deliveryById, enqueue, rand, ScriptedReceiver } from './delivery-support';
+
+const receiver = new ScriptedReceiver();
+let t: TestApp;
+
+beforeAll(async () => {
+  await receiver.start();
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+  await receiver.stop();
+});
+
+async function board() {
+  const { owner, workspaceId } = await ownerWithWorkspace(t);
+  const project = await createProject(t, owner.token, workspaceId, { name: 'Records' });
+  return { owner, workspaceId, project };
+}
+
+/** A task event as the write path snapshots it (the fan-out reads nothing else). */
+const taskEvent = (workspaceId: string, project: { id: string; name: string; slug: string }): TaskEvent => ({
+  id: randomUUID(),
+  kind: 'taskCreated',
+  occurredAt: new Date().toISOString(),
+  workspaceId,
+  project: { id: project.id, name: project.name, slug: project.slug },
+  task: { id: randomUUID(), number: 7, title: 'Snapshot', description: null, status: 'to-do', priority: 'no-priority', assigneeId: null },
+  actor: null,
+  data: { number: 7, status: 'to-do', priority: 'no-priority', userId: null },
+});
+
+describe('fan-out', () => {
+  it('a re-run after a crash queues what is still pending and never writes a second delivery', async () => {
+    const { owner, workspaceId, project } = await board();
+    const path = `/hooks/${rand()}`;
+    const integrationId = await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}` });
+    const repo = t.running.app.get(DeliveryWorkRepository);
+    const event = taskEvent(workspaceId, project);
+
+    // A first run that wrote its rows and stopped before queueing the jobs.
+    const [first] = await repo.fanOut(workspaceId, event);
+    expect(first.target_type).toBe('generic-webhook');
+    expect(receiver.to(path)).toEqual([]);
+
+    // The run again, as the event's job (job id = event id, as the write path's outbox row).
+    await enqueue(t, { queue: QueueName.TaskEvents, name: event.kind, payload: { ...event }, id: event.id });
+    const [req] = await receiver.waitFor(path, 1);
+    expect(req.headers['webhook-id']).toBe(first.id);
+    const delivered = await until('the delivery recorded', async () => {
+      const d = await deliveryById(t, first.id);
+      return d?.status === 'delivered' && d;
+    });
+    expect(delivered).toMatchObject({ event_id: event.id, event: 'task.created', target_type: 'generic-webhook', target_id: integrationId });
+    expect(delivered.payload).toEqual(event);
+
+    // Once delivered, a further run finds nothing to do.
+    expect(await repo.fanOut(workspaceId, event)).toEqual([]);
+    expect(await deliveriesOf(t, integrationId)).toHaveLength(1);
+  });
+
+  it('an event of a project without integrations writes nothing', async () => {
+    const { workspaceId, project } = await board();
+    const repo = t.running.app.get(DeliveryWorkRepository);
+    const event = taskEvent(workspaceId, project);
+    expect(await repo.fanOut(workspaceId, event)).toEqual([]);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM delivery WHERE event_id = $1`, [event.id])).toEqual([]);
+  });
+});
+
+describe('a target that changed after the fan-out', () => {
+  /** A pending delivery of `event` to `targetId`, written as the fan-out would, and its job. */
+  async function pendingDelivery(workspaceId: string, projectId: string, targetId: string, event: TaskEvent): Promise<string> {
+    const [d] = await sql(
+      t.databaseUrl,
+      `INSERT INTO delivery (workspace_id, project_id, event_id, event, target_type, target_id, payload)
+       VALUES ($1, $2, $3, 'task.created', 'teamchat', $4, $5) RETURNING id`,
+      [workspaceId, projectId, event.id, targetId, JSON.stringify(event)],
+    );
+    await enqueue(t, { queue: QueueName.DeliverTeamchat, name: 'deliver', payload: { deliveryId: d.id }, id: d.id });
+    return d.id;
+  }
+
+  it('an integration deactivated or deleted meanwhile: the delivery fails with the reason, nothing is sent', async () => {
+    const { owner, workspaceId, project } = await board();
+    const path = `/teamchat/${rand()}`;
+    const inactive = await addIntegration(t, owner.token, project.id, { type: 'teamchat', webhookUrl: `${receiver.url}${path}`, isActive: false });
+    const event = taskEvent(workspaceId, project);
+    const toInactive = await pendingDelivery(workspaceId, project.id, inactive, event);
+    const toRemoved = await pendingDelivery(workspaceId, project.id, randomUUID(), event);
+
+    for (const [id, error] of [
+      [toInactive, 'Integration inactive'],
+      [toRemoved, 'Integration removed'],
+    ]) {
+      const d = await until(`the ${error} delivery to fail`, async () => {
+        const r = await deliveryById(t, id);
+        return r?.status === 'failed' && r;
+      });
+      expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: null, durationMs: 0, error }]);
+    }
+    expect(receiver.to(path)).toEqual([]);
+  });
+});
+
+describe('pruning', () => {
+  it('deletes delivered and failed records older than 7 days, keeps newer and pending ones; one pruner at a time', async () => {
+    const { workspaceId, project } = await board();
+    const targetId = randomUUID();
+    const event = taskEvent(workspaceId, project);
+    const add = async (status: string, ageDays: number, deliveredAgeDays: number | null = null) => {
+      const [row] = await sql(
+        t.databaseUrl,
+        `INSERT INTO delivery (workspace_id, project_id, event_id, event, target_type, target_id, payload, status, created_at, delivered_at)
+         VALUES ($1, $2, gen_random_uuid(), 'task.created', 'generic-webhook', $3, $4, $5, now() - make_interval(days => $6), now() - make_interval(days => $7))
+         RETURNING id`,
+        [workspaceId, project.id, targetId, JSON.stringify(event), status, ageDays, deliveredAgeDays],
+      );
+      return row.id as string;
+    };
+    const old = {
+      delivered: await add('delivered', 8, 8),
+      failed: await add('failed', 30),
+    };
+    const kept = {
+      pending: await add('pending', 30),
+      recentDelivered: await add('delivered', 6, 6),
+      recentFailed: await add('failed', 1),
+      redeliveredLately: await add('delivered', 9, 2),
+    };
+    const remaining = async () => (await sql(t.databaseUrl, `SELECT id FROM delivery WHERE target_id = $1`, [targetId])).map((r) => r.id).sort();
+    const repo = t.running.app.get(DeliveryWorkRepository);
+
+    // Another worker pruning right now (it holds the lock): this one steps aside.
+    const other = new Client({ connectionString: t.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1::bigint)', [DELIVERY_PRUNE_LOCK]);
+      expect(await repo.pruneFinished()).toBeNull();
+      expect(await remaining()).toEqual([...Object.values(old), ...Object.values(kept)].sort());
+      await other.query('COMMIT');
+    } finally {
+      await other.end();
+    }
+
+    expect(await repo.pruneFinished()).toBe(2);
+    expect(await remaining()).toEqual(Object.values(kept).sort());
+  });
+});

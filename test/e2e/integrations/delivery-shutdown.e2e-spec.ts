@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { startTestApp, TestApp } from '../../support/app';
+import { launch, Launched } from '../../support/launcher';
+import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
+import { addIntegration, deliveriesOf, rand, ScriptedReceiver } from './delivery-support';
+
+/**
+ * The roles as production runs them: the API in this process, the worker as a process of its own
+ * (the built service) that a test stops with SIGTERM. Both share the database, the queue prefix
+ * and the encryption key.
+ */
+const ENCRYPTION_KEY = randomBytes(32).toString('hex');
+const receiver = new ScriptedReceiver();
+let api: TestApp;
+let worker: Launched | null = null;
+
+beforeAll(async () => {
+  await receiver.start();
+  api = await startTestApp({ APP_ROLES: 'api', ENCRYPTION_KEY });
+});
+afterAll(async () => {
+  await worker?.kill('SIGKILL');
+  await api?.close();
+  await receiver.stop();
+});
+
+describe('a worker-only process', () => {
+  it('delivers, and on SIGTERM finishes the attempt in hand and records it before it exits', async () => {
+    worker = await launch({
+      APP_ROLES: 'worker',
+      DATABASE_URL: api.databaseUrl,
+      DATABASE_POOL_SIZE: '3',
+      QUEUE_PREFIX: api.queuePrefix,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      ENCRYPTION_KEY,
+      ALLOW_PRIVATE_DESTINATIONS: 'true',
+      LOG_LEVEL: 'info',
+    });
+    const { owner, workspaceId } = await ownerWithWorkspace(api);
+    const project = await createProject(api, owner.token, workspaceId);
+    const path = `/hooks/${rand()}`;
+    const integrationId = await addIntegration(api, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: 'split-secret' });
+    // The receiver takes its time to answer: the stop lands while the attempt is in flight.
+    receiver.script(path, { status: 200, delayMs: 1_500 });
+
+    await createTask(api, owner.token, project.id);
+    await receiver.waitFor(path, 1);
+    const code = await worker.kill('SIGTERM');
+    expect(code).toBe(0);
+
+    // The process is gone; what it recorded is there.
+    const [d] = await deliveriesOf(api, integrationId);
+    expect(d).toMatchObject({ status: 'delivered' });
+    expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null }]);
+    expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(1_400);
+    expect(receiver.to(path)).toHaveLength(1);
+    // The log names the delivery, never the URL or the secret.
+    expect(worker.output()).toContain(d.id);
+    expect(worker.output()).not.toContain(path);
+    expect(worker.output()).not.toContain('split-secret');
+  }, 60_000);
+});

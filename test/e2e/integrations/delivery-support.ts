@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { IntegrationType } from '../../../src/modules/integrations/channels/channels';
+import { TASK_EVENT_KINDS, TaskEventKind } from '../../../src/modules/task/task-event';
+import { OutboxService } from '../../../src/queue/outbox.service';
+import { QueueName } from '../../../src/queue/queues';
+import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
+import { TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
+import { Answer, HttpReceiver, ReceivedRequest } from '../../support/http-receiver';
+
+/** Every event kind on, unless the test says otherwise. */
+export const ALL_EVENTS: Record<TaskEventKind, boolean> = Object.fromEntries(TASK_EVENT_KINDS.map((k) => [k, true])) as Record<TaskEventKind, boolean>;
+
+export interface IntegrationFields {
+  type: IntegrationType;
+  /** Kinds left out are off; without `events`, every kind is on. */
+  events?: Partial<Record<TaskEventKind, boolean>>;
+  isActive?: boolean;
+  chatId?: string;
+  threadId?: number | null;
+  botToken?: string;
+  webhookUrl?: string;
+  secret?: string | null;
+  /** A secret the integration had before `secret` replaced it (the API records the rotation, replaced now). */
+  previousSecret?: string;
+}
+
+/** A bot token of the shape the API accepts (digits, `:`, 35 characters). */
+export const botToken = () => `123456789:${randomBytes(27).toString('base64url').slice(0, 35)}`;
+
+/** Creates the integration through the API (as a project admin would); answers its id. */
+export async function addIntegration(t: TestApp, token: string, projectId: string, f: IntegrationFields): Promise<string> {
+  const route = `/${f.type}-integration/project/${projectId}`;
+  const events = f.events ? Object.fromEntries(TASK_EVENT_KINDS.map((k) => [k, f.events![k] ?? false])) : ALL_EVENTS;
+  const body: Record<string, unknown> = { events };
+  if (f.type === 'messenger') Object.assign(body, { botToken: f.botToken, chatId: f.chatId, threadId: f.threadId ?? null });
+  else body.webhookUrl = f.webhookUrl;
+  if (f.type === 'generic-webhook') body.secret = f.previousSecret ?? f.secret ?? null;
+  const must = (res: { status: number; text: string; body: any }, what: string) => {
+    if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  const created = must(await t.api.post(route, body, token), `creating the ${f.type} integration`);
+  if (f.previousSecret !== undefined) must(await t.api.patch(route, { secret: f.secret }, token), 'replacing the secret');
+  if (f.isActive === false) must(await t.api.patch(route, { isActive: false }, token), 'deactivating the integration');
+  return created.id;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event: string;
+  target_type: string;
+  target_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Array<{ at: string; statusCode: number | null; durationMs: number; error: string | null }>;
+  delivered_at: Date | null;
+  payload: any;
+}
+
+/** The deliveries of a task's events to one integration, oldest first. */
+export const deliveriesOf = (t: TestApp, integrationId: string): Promise<DeliveryRow[]> =>
+  sql<DeliveryRow>(t.databaseUrl, `SELECT * FROM delivery WHERE target_id = $1 ORDER BY created_at, payload->>'occurredAt'`, [integrationId]);
+
+export const deliveryById = async (t: TestApp, id: string): Promise<DeliveryRow | undefined> =>
+  (await sql<DeliveryRow>(t.databaseUrl, `SELECT * FROM delivery WHERE id = $1`, [id]))[0];
+
+/** A fresh random path segment: each test's receiver URL is its own. */
+export const rand = () => randomBytes(6).toString('hex');
+
+/**
+ * Answers per path: `script(path, a, b)` makes the receiver answer the next requests to `path`
+ * with a, then b, then 200 (or the messenger's `{ok: true}`). Tests of one file share a receiver,
+ * so a script must not leak into another test's requests.
+ */
+export class ScriptedReceiver extends HttpReceiver {
+  private readonly scripts = new Map<string, Answer[]>();
+
+  constructor() {
+    super();
+    this.answer((req: ReceivedRequest) => {
+      const path = req.url.split('?')[0];
+      const next = this.scripts.get(path)?.shift();
+      return next ?? { status: 200, body: { ok: true } };
+    });
+  }
+
+  script(path: string, ...answers: Answer[]): this {
+    this.scripts.set(path, [...(this.scripts.get(path) ?? []), ...answers]);
+    return this;
+  }
+}
+
+/** Adds a job through the outbox in its own transaction, as the API does (e.g. a redelivery). */
+export async function enqueue(t: TestApp, job: { queue: QueueName; name: string; payload: Record<string, unknown>; id?: string }): Promise<string> {
+  const ds = t.running.app.get(DataSource);
+  const outbox = t.running.app.get(OutboxService);
+  return ds.transaction((m) => outbox.enqueue(m, job));
+}
+
+/** The outside view of one of the app's queues (close it after use). */
+export function queueOf(t: TestApp, name: QueueName): Queue {
+  return new Queue(name, { connection: redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'), prefix: `${t.queuePrefix}:bull` });
+}
