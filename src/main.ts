@@ -3,6 +3,9 @@ import { Logger } from '@nestjs/common';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 import { developmentSecrets } from './config/dev-secrets';
+import { checkServices } from './startup/checks';
+import { startLocalServices } from './startup/local-services';
+import { StartupError } from './startup/startup-error';
 
 /** Nest's logger, which bootstrap points at the process's pino logger (same JSON stream). */
 const logger = new Logger('Main');
@@ -20,7 +23,19 @@ async function main() {
     }
     throw err;
   }
-  const running = await bootstrap(config);
+  // Without DATABASE_URL / REDIS_URL and nothing at the default addresses: servers of our own
+  // (development only; src/startup/local-services.ts). Then every server must answer.
+  const local = await startLocalServices(config);
+  let running;
+  try {
+    config = local.config;
+    await checkServices(config);
+    running = await bootstrap(config);
+  } catch (err) {
+    await local.stop();
+    throw err;
+  }
+  for (const notice of local.notices) logger.log(notice);
   if (secrets.notice) logger.warn(secrets.notice);
   const roles = config.roles.join(',');
   logger.log(`Tandem started (${roles})${running.url ? ` on port ${new URL(running.url).port}` : ''}`);
@@ -39,6 +54,7 @@ async function main() {
     force.unref();
     try {
       await running.close();
+      await local.stop();
       process.exit(0);
     } catch (err: any) {
       logger.error(`shutdown failed: ${err?.message ?? err}`);
@@ -51,6 +67,10 @@ async function main() {
 
 
 main().catch((err) => {
+  if (err instanceof StartupError) {
+    console.error(err.message);
+    process.exit(1);
+  }
   console.error(JSON.stringify({ level: 'fatal', msg: 'start-up failed', err: String(err?.stack ?? err) }));
   process.exit(1);
 });

@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { isAllowedProviderUrl, PROVIDER_URL_RULE } from '../modules/oauth/oauth-urls';
 import { isQueueName, QUEUE_NAMES, QueueName, QUEUES } from '../queue/queues';
+import { dataDir } from './dev-secrets';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -52,6 +53,9 @@ class EnvSchema {
   @IsOptional() @IsString() CORS_ORIGINS?: string;
   @IsOptional() @IsString() TRUST_PROXY?: string;
   @IsOptional() @IsString() TANDEM_DATA_DIR?: string;
+  // For tests: where an unset DATABASE_URL / REDIS_URL points (src/startup/local-services.ts).
+  @IsOptional() @Matches(/^[\w.-]+:\d{1,5}$/, { message: 'must be host:port' }) TANDEM_DEFAULT_POSTGRES?: string;
+  @IsOptional() @Matches(/^[\w.-]+:\d{1,5}$/, { message: 'must be host:port' }) TANDEM_DEFAULT_REDIS?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1-40 letters, digits, _ or -' }) QUEUE_PREFIX?: string;
   @IsOptional() @IsString() SMTP_HOST?: string;
@@ -98,6 +102,13 @@ export interface AppConfig {
   /** How often the worker looks at the outbox without being notified (ms); notifications wake it at once. */
   readonly outboxPollMs: number;
   readonly redisUrl: string;
+  /**
+   * DATABASE_URL / REDIS_URL were not set, so databaseUrl / redisUrl are the defaults; outside
+   * production local servers replace them when nothing answers there (src/startup/local-services.ts).
+   */
+  readonly unsetUrls: { readonly database: boolean; readonly redis: boolean };
+  /** TANDEM_DATA_DIR as an absolute path: development secrets and the local servers' data. */
+  readonly dataDir: string;
   readonly jwtSecret: string;
   readonly jwtExpiresInSeconds: number;
   /** 32-byte AES-256-GCM key: new secrets are sealed under it. */
@@ -294,10 +305,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const config: AppConfig = {
     nodeEnv,
     port,
-    databaseUrl: parsed.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem',
+    databaseUrl: parsed.DATABASE_URL ?? `postgres://postgres@${parsed.TANDEM_DEFAULT_POSTGRES ?? '127.0.0.1:5432'}/tandem`,
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
     outboxPollMs: parsed.OUTBOX_POLL_MS ?? 5_000,
-    redisUrl: parsed.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisUrl: parsed.REDIS_URL ?? `redis://${parsed.TANDEM_DEFAULT_REDIS ?? '127.0.0.1:6379'}`,
+    unsetUrls: { database: !parsed.DATABASE_URL, redis: !parsed.REDIS_URL },
+    dataDir: dataDir({ TANDEM_DATA_DIR: parsed.TANDEM_DATA_DIR }),
     jwtSecret: parsed.JWT_SECRET ?? processSecrets.jwt,
     jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN ?? 7 * 24 * 3600,
     encryptionKey: encKey,

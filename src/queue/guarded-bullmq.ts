@@ -26,20 +26,64 @@ export class GuardedQueue extends Queue {
 
 type WorkerInternals = { blockingConnection?: EventEmitter; stalledCheckerRunning?: boolean; stalledCheckStopper?: () => void };
 
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+
+/** Whether a worker error says that Redis cannot be reached (as opposed to a failure of one command or job). */
+export function isConnectionError(err: Error & { code?: string }): boolean {
+  return (
+    (!!err.code && CONNECTION_CODES.has(err.code)) ||
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|Connection is closed|Stream isn't writeable|max retries per request/i.test(err.message)
+  );
+}
+
+/**
+ * The queue workers of a process report a Redis outage once, when the first of them loses its
+ * connection, and its end once, when the last of them is connected again, however many workers
+ * there are and however often BullMQ retries meanwhile (docs/decisions-local.md, "Local Postgres
+ * and Redis").
+ */
+export class RedisOutageLog {
+  private readonly lost = new Set<object>();
+
+  constructor(private readonly logger: Pick<Logger, 'warn' | 'log'>) {}
+
+  /** `worker` (queue `name`) lost its connection. */
+  down(worker: object, name: string, err: Error): void {
+    const first = this.lost.size === 0;
+    this.lost.add(worker);
+    if (first) this.logger.warn(`queue workers: Redis is unreachable (queue ${name}: ${err.message}); jobs wait in Redis and the workers reconnect by themselves`);
+  }
+
+  /** `worker` is connected (again). */
+  up(worker: object): void {
+    if (this.lost.delete(worker) && this.lost.size === 0) this.logger.log('queue workers: Redis is reachable again; jobs are processed');
+  }
+
+  /** `worker` closed: its connection no longer matters. */
+  forget(worker: object): void {
+    this.lost.delete(worker);
+  }
+}
+
 export class GuardedWorker extends Worker {
   private static readonly logger = new Logger('QueueWorker');
+  static readonly outages = new RedisOutageLog(GuardedWorker.logger);
 
   constructor(name: string, processor?: string | URL | null | Processor, opts?: WorkerOptions) {
     super(name, processor, opts);
     dropErrorsAfterClose(this.connection as unknown as EventEmitter);
     dropErrorsAfterClose((this as unknown as WorkerInternals).blockingConnection);
-    // Without a listener BullMQ prints worker errors (Redis unreachable, …) with console.error;
-    // they go to the structured log instead, at most once a minute per worker while they last
-    // (BullMQ reconnects and retries by itself, and repeats the error on every attempt).
+    // Without a listener BullMQ prints worker errors with console.error. A lost connection is
+    // logged once per outage (BullMQ reconnects and repeats the error on every attempt); other
+    // errors go to the structured log, at most once a minute per worker while they last.
     let lastLogged = 0;
     let suppressed = 0;
     this.on('error', (err) => {
       if (this.closing) return;
+      if (isConnectionError(err)) {
+        GuardedWorker.outages.down(this, this.name, err);
+        return;
+      }
       const now = Date.now();
       if (now - lastLogged < 60_000) {
         suppressed++;
@@ -50,6 +94,9 @@ export class GuardedWorker extends Worker {
       lastLogged = now;
       suppressed = 0;
     });
+    // 'ready' comes from the blocking connection, the one that waits for jobs; the other one too.
+    this.on('ready', () => GuardedWorker.outages.up(this));
+    (this.connection as unknown as EventEmitter).on('ready', () => GuardedWorker.outages.up(this));
   }
 
   /**
@@ -57,6 +104,7 @@ export class GuardedWorker extends Worker {
    * a check is in flight, which keeps a stopped process alive that long. Stop it again after close.
    */
   override async close(force = false): Promise<void> {
+    GuardedWorker.outages.forget(this);
     await super.close(force);
     const self = this as unknown as WorkerInternals;
     for (let i = 0; self.stalledCheckerRunning && i < 100; i++) {

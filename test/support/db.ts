@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
-export const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * Read at each use: the global setup may point it at an embedded Postgres of its own
+ * (test/support/local-servers.ts), after this file was first imported in Jest's main process.
+ */
+export const adminUrl = (): string => process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+/** The admin URL as it was when this file was imported: right in test files (workers start after the global setup). */
+export const ADMIN_URL = adminUrl();
 /** Prefix shared by the databases of every test run (TEST_DB_PREFIX overrides it). */
 export const BASE_PREFIX = process.env.TEST_DB_PREFIX ?? 'tandem_t_';
 
@@ -25,13 +32,13 @@ export function isStaleTestDatabase(name: string, nowS: number, maxAgeS = 3 * 36
 }
 
 export function urlFor(db: string): string {
-  const u = new URL(ADMIN_URL);
+  const u = new URL(adminUrl());
   u.pathname = `/${db}`;
   return u.toString();
 }
 
 export async function withAdmin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: ADMIN_URL });
+  const c = new Client({ connectionString: adminUrl() });
   await c.connect();
   try {
     return await fn(c);

@@ -1,8 +1,13 @@
 import { migrate } from '../../src/database/migrate';
 import { BASE_PREFIX, isStaleTestDatabase, TEMPLATE_DB, urlFor, withAdmin } from './db';
+import { startTestServers } from './local-servers';
 
-/** Once per `jest` run: a freshly migrated template database (of this run) that every e2e file clones. */
+/**
+ * Once per `jest` run: Postgres and Redis (started here when none answers: local-servers.ts), then
+ * a freshly migrated template database (of this run) that every e2e file clones.
+ */
 export default async function globalSetup(): Promise<void> {
+  await startTestServers();
   await withAdmin(async (c) => {
     // Databases left behind by runs that were killed long ago; a run still going is left alone.
     const like = `${BASE_PREFIX.replace(/[\\_%]/g, (ch) => '\\' + ch)}%`;

@@ -28,46 +28,72 @@ export interface Launched {
   kill(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
+/** The child's environment: the launcher's defaults, then `env`; an `undefined` value removes the variable. */
+function childEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const merged: Record<string, string | undefined> = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    // Explicit secrets, so the process writes no development secrets file.
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // The run's Redis (the global setup may have started one: test/support/local-servers.ts).
+    REDIS_URL: process.env.REDIS_URL,
+    ...env,
+  };
+  return Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+function spawnService(env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, [builtMain()], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, output: () => out, exited };
+}
+
 /**
  * Runs the service (API and/or worker, as `env.APP_ROLES` says) as a child process a test can
  * kill, e.g. to prove that a worker killed mid-way loses nothing. Resolves once the process says
  * it started.
  */
-export async function launch(env: Record<string, string>, timeoutMs = 30_000): Promise<Launched> {
-  const child = spawn(process.execPath, [builtMain()], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      // Explicit secrets, so the process writes no development secrets file.
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+export async function launch(env: Record<string, string | undefined>, timeoutMs = 30_000): Promise<Launched> {
+  const { child, output, exited } = spawnService(env);
   let gone = false;
   void exited.then(() => (gone = true));
-  await until(
-    'the service to start',
-    () => {
-      if (gone) throw new Error(`the service exited before starting:\n${out}`);
-      return out.includes('Tandem started');
-    },
-    timeoutMs,
-  );
+  try {
+    await until(
+      'the service to start',
+      () => {
+        if (gone) throw new Error(`the service exited before starting:\n${output()}`);
+        return output().includes('Tandem started');
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    if (!gone) child.kill('SIGKILL');
+    throw err;
+  }
   return {
     child,
-    output: () => out,
+    output,
     exited,
     kill: (signal = 'SIGTERM') => {
       if (!gone) child.kill(signal);
       return exited;
     },
   };
+}
+
+/** Runs the service and waits for it to exit by itself (a start-up that must fail): its exit code and output. */
+export async function runUntilExit(env: Record<string, string | undefined>, timeoutMs = 30_000): Promise<{ code: number | string; output: string }> {
+  const { child, output, exited } = spawnService(env);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  try {
+    const code = await exited;
+    return { code, output: output() };
+  } finally {
+    clearTimeout(timer);
+  }
 }

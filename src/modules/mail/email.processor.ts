@@ -1,4 +1,4 @@
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import { QueueName } from '../../queue/queues';
@@ -28,12 +28,6 @@ export class EmailProcessor extends WorkerHost implements OnApplicationBootstrap
   /** Starts consuming with the configured concurrency (QUEUE_CONCURRENCY, default 4). */
   onApplicationBootstrap(): void {
     this.settings.start(this, QueueName.Email);
-  }
-
-  /** Redis connection trouble: BullMQ reconnects by itself; without a listener it would print to stderr. */
-  @OnWorkerEvent('error')
-  onWorkerError(err: Error): void {
-    this.logger.warn(`email worker: ${err.message}`);
   }
 
   async process(job: Job): Promise<EmailJobResult> {
