@@ -1,5 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { channelsFor } from '../../../src/modules/notification-preferences/channel-rules';
+import { NotificationFanOut } from '../../../src/modules/notifications/delivery/notification-fan-out';
+import { notificationText } from '../../../src/modules/notifications/delivery/notification-text';
+import { UserDeliveryRepository } from '../../../src/modules/notifications/delivery/user-delivery.repository';
 import { QueueName } from '../../../src/queue/queues';
 import { Auth } from '../../support/api';
 import { startTestApp, TestApp } from '../../support/app';
@@ -8,8 +12,8 @@ import { HttpReceiver } from '../../support/http-receiver';
 import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { createTask, userWithRole } from '../../support/work-items';
-import { queueOf } from '../integrations/delivery-support';
-import { notificationRows, notifiedTimes, saveRule, savePreferences, taskFor, team, userDeliveries } from './notification-support';
+import { enqueue, queueOf } from '../integrations/delivery-support';
+import { notificationRows, notifiedTimes, saveRule, savePreferences, settled, taskFor, team, userDeliveries } from './notification-support';
 
 /**
  * Which channels a notification uses (docs/notifications.md, "Which channels"), who hears of what,
@@ -209,5 +213,46 @@ describe('who hears of what', () => {
     expect(receiver.to(paths.webhook)).toHaveLength(1);
     expect((await t.api.get('/notification', bob.token)).body).toEqual([]);
     expect((await t.api.get('/notification/unread-count', bob.token)).body).toEqual({ count: 0 });
+  });
+});
+
+describe('the fan-out is idempotent', () => {
+  it('a re-run (the event again, the users part again) writes no second notification or delivery and sends nothing twice', async () => {
+    const { owner, bob, project } = await team(t);
+    const { paths } = await configure(bob, ['webhook', 'topicpush']);
+    await taskFor(t, owner, project.id, bob);
+    await receiver.waitFor(paths.webhook, 1);
+    const [first] = await settled(t, bob.user.id, 'topicpush', 1);
+    const event = first.payload;
+
+    await enqueue(t, { queue: QueueName.TaskEvents, name: event.kind, payload: event, id: `again-${randomUUID()}` });
+    expect(await t.running.app.get(NotificationFanOut).fanOut(event)).toBe(0);
+    await drained();
+    expect(await notificationRows(t, bob.user.id)).toHaveLength(1);
+    expect((await userDeliveries(t, bob.user.id)).map((d) => d.target_type).sort()).toEqual(['topicpush', 'webhook']);
+    expect(receiver.to(paths.webhook)).toHaveLength(1);
+    expect(receiver.to(paths.topicpush)).toHaveLength(1);
+  });
+
+  it('a run that wrote its rows and stopped before queueing: the next run queues what is pending, each delivery once', async () => {
+    const { owner, bob, workspaceId, project } = await team(t);
+    const { paths } = await configure(bob, ['webhook']);
+    await taskFor(t, owner, project.id, bob);
+    await receiver.waitFor(paths.webhook, 1);
+    const [created] = await userDeliveries(t, bob.user.id);
+    // A comment event as the write path would snapshot it, written by a first run that then stopped.
+    const event = { ...created.payload, id: randomUUID(), kind: 'taskCommentCreated', occurredAt: new Date().toISOString(), data: { commentId: randomUUID(), content: 'half-way' } };
+    const [global] = await sql(t.databaseUrl, `SELECT * FROM notification_preference WHERE user_id = $1`, [bob.user.id]);
+    const pending = await t.running.app.get(UserDeliveryRepository).fanOut(workspaceId, bob.user.id, event, notificationText(event, 'http://x'), channelsFor(global, undefined, project.id));
+    expect(pending.map((d) => d.target_type)).toEqual(['webhook']);
+    expect(receiver.to(paths.webhook)).toHaveLength(1);
+
+    await enqueue(t, { queue: QueueName.TaskEvents, name: event.kind, payload: event, id: event.id });
+    const [, again] = await receiver.waitFor(paths.webhook, 2);
+    expect(again.headers['webhook-id']).toBe(pending[0].id);
+    expect(again.json.data).toEqual({ commentId: event.data.commentId, content: 'half-way' });
+    await drained();
+    expect(await notificationRows(t, bob.user.id)).toHaveLength(2);
+    expect(receiver.to(paths.webhook)).toHaveLength(2);
   });
 });
