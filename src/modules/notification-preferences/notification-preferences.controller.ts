@@ -4,7 +4,15 @@ import { AuthUser, CurrentUser } from '../../common/decorators/current-user.deco
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { Id } from '../../common/pipes/id.pipe';
 import { UpdateNotificationPreferencesDto, WorkspaceRuleDto } from './dto/notification-preferences.dto';
-import { FOREIGN_PROJECT, NotificationPreferencesService, RULE_NOT_FOUND, SELECTED_WITHOUT_PROJECTS, WORKSPACE_NOT_FOUND } from './notification-preferences.service';
+import { USER_CHANNELS } from './channel-rules';
+import {
+  enableGloballyFirst,
+  FOREIGN_PROJECT,
+  NotificationPreferencesService,
+  RULE_NOT_FOUND,
+  SELECTED_WITHOUT_PROJECTS,
+  WORKSPACE_NOT_FOUND,
+} from './notification-preferences.service';
 
 const GUARD_400 = ['Webhook destination resolves to a non-routable address', 'Webhook destination host could not be resolved'];
 
@@ -28,7 +36,14 @@ export class NotificationPreferencesController {
 
   @Put()
   @ApiAnswer('Notification preferences record')
-  @ApiErrors([400, 'topicpushServerUrl must be an http(s) URL without a query or fragment', 'webhookUrl must be an http(s) URL', ...GUARD_400])
+  @ApiErrors([
+    400,
+    'topicpushServerUrl must be an http(s) URL without a query or fragment',
+    'serverpushServerUrl must be an http(s) URL without a query or fragment',
+    'topicpushTopic must be 1-64 letters, digits, - or _',
+    'webhookUrl must be an http(s) URL',
+    ...GUARD_400,
+  ])
   @ApiOperation({ summary: 'Change the global preferences: fields sent are merged; null or "" clears a URL, the topic, a token or the secret' })
   update(@CurrentUser() user: AuthUser, @Body() dto: UpdateNotificationPreferencesDto) {
     return this.prefs.update(user, dto);
@@ -36,7 +51,7 @@ export class NotificationPreferencesController {
 
   @Put('workspaces/:workspaceId')
   @ApiAnswer('Notification preferences record')
-  @ApiErrors([400, 'Enable email notifications globally before using them here', SELECTED_WITHOUT_PROJECTS, FOREIGN_PROJECT], [404, WORKSPACE_NOT_FOUND])
+  @ApiErrors([400, ...USER_CHANNELS.map(enableGloballyFirst), SELECTED_WITHOUT_PROJECTS, FOREIGN_PROJECT], [404, WORKSPACE_NOT_FOUND])
   @ApiOperation({ summary: "Create or update the caller's rule for a workspace: fields sent are merged into the rule" })
   saveRule(@CurrentUser() user: AuthUser, @Param('workspaceId', Id('Workspace')) workspaceId: string, @Body() dto: WorkspaceRuleDto) {
     return this.prefs.saveRule(user, workspaceId, dto);

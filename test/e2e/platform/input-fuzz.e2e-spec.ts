@@ -64,6 +64,24 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
     ['POST', '/auth/api-key/create', { name: 'k', expiresIn: 3600, permissions: { task: ['read'] } }],
     ['POST', '/auth/sign-in/email', { email: 'x@y.io', password: 'password1' }],
     ['POST', '/auth/sign-up/email', { name: 'n', email: 'fz@y.io', password: 'password1', image: 'http://x.io/a.png' }],
+    [
+      'PUT',
+      '/notification-preferences',
+      {
+        emailEnabled: true,
+        topicpushEnabled: true,
+        topicpushServerUrl: 'https://ntfy.example.com',
+        topicpushTopic: 't',
+        topicpushToken: 'tk',
+        serverpushEnabled: true,
+        serverpushServerUrl: 'https://push.example.com',
+        serverpushToken: 'st',
+        webhookEnabled: true,
+        webhookUrl: 'https://hooks.example.com/me',
+        webhookSecret: 's',
+      },
+    ],
+    ['PUT', `/notification-preferences/workspaces/${ws}`, { isActive: true, emailEnabled: false, topicpushEnabled: false, serverpushEnabled: false, webhookEnabled: false, projectMode: 'selected', selectedProjectIds: [p.id] }],
   ];
   const values: unknown[] = [null, [], {}, 1e308, -1, 0, 2.5, true, '', ' ', 'x'.repeat(20000), ['a'], [{}], { a: { b: 1 } }, '9999-99-99', '-000001-01-01T00:00:00Z', '1970-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '00000000-0000-0000-0000-000000000000', 'ÄÖ💥', '__proto__'];
   const out: string[] = [];
@@ -120,6 +138,7 @@ it('no nested body field or read route answers 500 or a body other than {message
     ['POST', '/auth/api-key/delete', (v) => ({ keyId: v })],
     ['POST', `/generic-webhook-integration/project/${p.id}`, (v) => ({ webhookUrl: 'https://example.com/h', events: { taskCreated: v } })],
     ['PATCH', `/teamchat-integration/project/${p.id}`, (v) => ({ events: { [String(v)]: true } })],
+    ['PUT', `/notification-preferences/workspaces/${ws}`, (v) => ({ selectedProjectIds: [v] })],
   ];
   for (const [m, path, make] of nested) {
     for (const v of values) {
@@ -134,9 +153,10 @@ it('no nested body field or read route answers 500 or a body other than {message
     `/label/workspace/x`, `/label/task/x`, `/time-entry/task/x`, `/activity/x`, `/comment/x`, `/column/x`, `/project/x`,
     `/project?workspaceId=${ws}&workspaceId=${ws}`,
     `/auth/api-key/list`, `/auth/get-session`, `/oauth/id-token`,
-    ...['limit=0', 'limit=1e3', 'limit=99999999999999999999', 'limit=%20', 'before=', 'before=x', 'before=00000000-0000-0000-0000-000000000000', 'before=a&before=b', 'limit[a]=1'].map(
-      (q) => `/messenger-integration/project/${p.id}/deliveries?${q}`,
+    ...['limit=0', 'limit=1e3', 'limit=99999999999999999999', 'limit=%20', 'before=', 'before=x', 'before=00000000-0000-0000-0000-000000000000', 'before=a&before=b', 'limit[a]=1'].flatMap(
+      (q) => [`/messenger-integration/project/${p.id}/deliveries?${q}`, `/notification?${q}`],
     ),
+    `/notification/unread-count`, `/notification-preferences`,
   ];
   for (const g of gets) {
     const res = await t.api.get(g, tok);
