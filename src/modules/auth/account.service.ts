@@ -118,9 +118,9 @@ export class AccountService {
     return { status: true };
   }
 
-  /** An optional callbackURL/redirectTo, resolved; 400 when it is not on an allowed origin. */
-  private redirect(value: string | undefined, field: string): string | null {
-    if (value === undefined || value === '') return null;
+  /** An optional callbackURL/redirectTo (null or empty: none), resolved; 400 when it is not on an allowed origin. */
+  private redirect(value: string | null | undefined, field: string): string | null {
+    if (value === undefined || value === null || value === '') return null;
     const url = allowedRedirect(value, this.config);
     if (!url) throw new BadRequestException(originRule(field));
     return url;

@@ -144,6 +144,11 @@ describe('email verification', () => {
       const res = await t.api.post('/auth/send-verification-email', { email: address(), callbackURL });
       expect([callbackURL, res.status, res.body]).toEqual([callbackURL, 400, { message: 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL' }]);
     }
+    // null means "none", as an absent field.
+    for (const [path, field] of [['/auth/send-verification-email', 'callbackURL'], ['/auth/request-password-reset', 'redirectTo']]) {
+      const none = await t.api.post(path, { email: address(), [field]: null });
+      expect([path, none.status, none.body]).toEqual([path, 200, { status: true }]);
+    }
     const bad = await t.api.post('/auth/send-verification-email', { email: 'not-an-email' });
     expect([bad.status, bad.body]).toEqual([400, { message: 'email must be a valid email address' }]);
   });

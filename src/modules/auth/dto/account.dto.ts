@@ -12,11 +12,11 @@ export class SendVerificationEmailDto {
   @MaxLength(254)
   email: string;
 
-  @ApiPropertyOptional({ description: 'Where verify-email sends the browser afterwards (origin of CLIENT_URL or PUBLIC_API_URL; a path is on CLIENT_URL)' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Where verify-email sends the browser afterwards (origin of CLIENT_URL or PUBLIC_API_URL; a path is on CLIENT_URL)' })
   @IsOptional()
   @IsString()
   @MaxLength(2048)
-  callbackURL?: string;
+  callbackURL?: string | null;
 }
 
 export class VerifyEmailQuery {
@@ -39,11 +39,11 @@ export class RequestPasswordResetDto {
   @MaxLength(254)
   email: string;
 
-  @ApiPropertyOptional({ description: 'The page of the reset link, which gets ?token=… (origin of CLIENT_URL or PUBLIC_API_URL); default CLIENT_URL/reset-password' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'The page of the reset link, which gets ?token=… (origin of CLIENT_URL or PUBLIC_API_URL); default CLIENT_URL/reset-password' })
   @IsOptional()
   @IsString()
   @MaxLength(2048)
-  redirectTo?: string;
+  redirectTo?: string | null;
 }
 
 export class ResetPasswordDto {
