@@ -21,9 +21,19 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/sign-in/email',
   'GET /api/auth/oauth2/authorize/custom',
   'GET /api/auth/oauth2/callback/custom',
+  // Account upkeep for people who cannot sign in yet or any more (docs/accounts.md): the two
+  // email requests answer the same for any address and count against RATE_LIMIT_AUTH; the two
+  // others need a one-use token that only the emails carry.
+  'POST /api/auth/send-verification-email',
+  'GET /api/auth/verify-email',
+  'POST /api/auth/request-password-reset',
+  'POST /api/auth/reset-password',
 ];
-/** A ceiling on the list above: raising it is a decision about the attack surface, not a test fix. */
-const MAX_PUBLIC_ROUTES = 6;
+/**
+ * A ceiling on the list above: raising it is a decision about the attack surface, not a test fix.
+ * Raised from 6 to 9 for the four account routes above, which cannot require a session.
+ */
+const MAX_PUBLIC_ROUTES = 9;
 
 /**
  * The routes SwaggerModule.setup (src/bootstrap.ts) registers beside the controllers, so without
