@@ -3,7 +3,7 @@ import { startTestApp, TestApp } from '../../support/app';
 import { freePort, TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { ScriptedReceiver } from '../integrations/delivery-support';
-import { notifiedTimes, savePreferences, settled, taskFor, team, userDeliveries } from './notification-support';
+import { notifiedTimes, savePreferences, settled, taskFor, taskMails, team, userDeliveries, waitForTaskMails } from './notification-support';
 
 /**
  * Bursts, failures and the checks made when a message goes out (docs/notifications.md, "Bursts"
@@ -70,7 +70,7 @@ describe('a channel that fails', () => {
 
     // The mail server comes up: the next retry delivers.
     await smtp.start(smtpPort);
-    const [mail] = await smtp.waitFor(bob.user.email, 1, 30_000);
+    const [mail] = await waitForTaskMails(smtp, bob.user.email, 1, 30_000);
     expect(mail.parsed.subject).toBe(`[Apollo] #1 Launch: ${owner.user.name} created a task for you`);
     const [emailDone] = await settled(t, bob.user.id, 'email', 1, 30_000);
     expect(emailDone.status).toBe('delivered');
@@ -89,7 +89,7 @@ describe('a channel that fails', () => {
     const reqs = receiver.to(paths.serverpush);
     expect(reqs).toHaveLength(2);
     expect(reqs[1].raw).toBe(reqs[0].raw);
-    expect(smtp.to(bob.user.email)).toHaveLength(1);
+    expect(taskMails(smtp, bob.user.email)).toHaveLength(1);
   }, 60_000);
 
   it('a 4xx other than 408/429 is not retried: failed after one attempt, with an excerpt of the answer', async () => {
@@ -113,7 +113,7 @@ describe('bursts', () => {
     await settled(t, bob.user.id, 'email', 1, 20_000);
     await settled(t, bob.user.id, 'topicpush', 1, 20_000);
     await settled(t, bob.user.id, 'serverpush', 1, 20_000);
-    const mailsBefore = smtp.to(bob.user.email).length;
+    const mailsBefore = taskMails(smtp, bob.user.email).length;
 
     const statuses = ['in-progress', 'in-review', 'done'];
     for (let i = 0; i < 30; i++) {
@@ -121,7 +121,7 @@ describe('bursts', () => {
       expect(res.status).toBe(200);
     }
 
-    const mails = await smtp.waitFor(bob.user.email, mailsBefore + 1, 20_000);
+    const mails = await waitForTaskMails(smtp, bob.user.email, mailsBefore + 1, 20_000);
     const burstMail = mails[mailsBefore];
     expect(burstMail.parsed.subject).toBe('[Apollo] #1 Launch: 30 updates');
     expect(burstMail.parsed.text).toContain('30 updates on your task.');
@@ -143,7 +143,7 @@ describe('bursts', () => {
     }
     const webhook = await settled(t, bob.user.id, 'webhook', 31, 20_000);
     expect(new Set(webhook.map((d) => d.attempts[0].at)).size).toBeGreaterThan(1);
-    expect(smtp.to(bob.user.email)).toHaveLength(mailsBefore + 1);
+    expect(taskMails(smtp, bob.user.email)).toHaveLength(mailsBefore + 1);
     expect(receiver.to(paths.topicpush)).toHaveLength(2);
     expect(receiver.to(paths.serverpush)).toHaveLength(2);
     expect(receiver.to(paths.webhook)).toHaveLength(31);

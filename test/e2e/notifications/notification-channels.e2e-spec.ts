@@ -7,7 +7,7 @@ import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { createTask } from '../../support/work-items';
 import { addIntegration, deliveriesOf } from '../integrations/delivery-support';
-import { notifiedTimes, savePreferences, settled, signers, taskFor, team, userDeliveries, verifies } from './notification-support';
+import { notifiedTimes, savePreferences, settled, signers, taskFor, team, userDeliveries, verifies, waitForTaskMails } from './notification-support';
 
 /**
  * Each of a user's channels receives its format (docs/notifications.md, "What each channel
@@ -107,7 +107,7 @@ describe('each channel receives its format for an assignment', () => {
     });
 
     // email: to the user's address, text and HTML, the task link, the preferences link in the footer.
-    const [mail] = await smtp.waitFor(bob.user.email, 1);
+    const [mail] = await waitForTaskMails(smtp, bob.user.email, 1);
     expect(mail.envelope.to).toEqual([bob.user.email]);
     expect(mail.parsed.subject).toBe(`${heading}: ${title}`);
     expect(mail.parsed.text).toContain(`${title}.`);

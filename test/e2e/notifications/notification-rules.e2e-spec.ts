@@ -13,7 +13,7 @@ import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { createTask, userWithRole } from '../../support/work-items';
 import { enqueue, queueOf } from '../integrations/delivery-support';
-import { notificationRows, notifiedTimes, saveRule, savePreferences, settled, taskFor, team, userDeliveries } from './notification-support';
+import { notificationRows, notifiedTimes, saveRule, savePreferences, settled, taskFor, taskMails, team, userDeliveries, waitForTaskMails } from './notification-support';
 
 /**
  * Which channels a notification uses (docs/notifications.md, "Which channels"), who hears of what,
@@ -59,7 +59,7 @@ async function configure(u: Auth, enabled: Channel[]) {
   });
   /** How many messages each channel of this user received. */
   const received = (): Record<Channel, number> => ({
-    email: smtp.to(u.user.email).length,
+    email: taskMails(smtp, u.user.email).length,
     topicpush: receiver.to(paths.topicpush).length,
     serverpush: receiver.to(paths.serverpush).length,
     webhook: receiver.to(paths.webhook).length,
@@ -104,7 +104,7 @@ describe('global preferences and workspace rules', () => {
     expect(await deliveredChannels(bob.user.id, 1)).toEqual(['email', 'topicpush', 'webhook']);
     await receiver.waitFor(paths.webhook, 1);
     await receiver.waitFor(paths.topicpush, 1);
-    await smtp.waitFor(bob.user.email, 1);
+    await waitForTaskMails(smtp, bob.user.email, 1);
     expect(received()).toEqual({ email: 1, topicpush: 1, serverpush: 0, webhook: 1 });
   });
 

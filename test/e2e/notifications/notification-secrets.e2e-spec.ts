@@ -7,6 +7,7 @@ import { HttpReceiver } from '../../support/http-receiver';
 import { launch, Launched } from '../../support/launcher';
 import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
+import { waitForTaskMails } from './notification-support';
 
 /**
  * A user's tokens and signing secrets never appear in an answer, a log line, a queued job or a
@@ -139,7 +140,7 @@ it('tokens and secrets are used to deliver, and appear in no answer, log line, j
   });
   expect(rows.filter((d: any) => d.target_type === 'webhook').map((d: any) => d.status)).toEqual(['delivered', 'delivered']);
   expect(rows.filter((d: any) => d.target_type !== 'webhook' && d.target_type !== 'email').every((d: any) => d.status === 'failed')).toBe(true);
-  await smtp.waitFor(bob.user.email, 1);
+  await waitForTaskMails(smtp, bob.user.email, 1);
   expect((await api.get('/notification', bob.token)).status).toBe(200);
 
   // The secrets were really sent to the receivers (so their absence below means something).

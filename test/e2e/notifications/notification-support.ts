@@ -3,6 +3,7 @@ import { Auth } from '../../support/api';
 import { TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { ReceivedRequest } from '../../support/http-receiver';
+import { ReceivedMail, TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
@@ -94,3 +95,10 @@ export const signers = (req: ReceivedRequest, secrets: Record<string, string>): 
   String(req.headers['webhook-signature'] ?? '')
     .split(' ')
     .map((entry) => Object.entries(secrets).find(([, s]) => verifies(s, { ...req, headers: { ...req.headers, 'webhook-signature': entry } }))?.[0] ?? '?');
+
+/** The notification emails to `address` (their subject starts with the task heading `[Project] #n …`), leaving out the account's own emails (the address check after sign-up). */
+export const taskMails = (smtp: TestSmtpServer, address: string): ReceivedMail[] => smtp.to(address).filter((m) => m.parsed.subject?.startsWith('['));
+
+/** Waits until at least `n` notification emails reached `address`; resolves with them. */
+export const waitForTaskMails = (smtp: TestSmtpServer, address: string, n = 1, timeoutMs = 15_000) =>
+  until(`${n} notification email(s) to ${address}`, () => taskMails(smtp, address).length >= n && taskMails(smtp, address), timeoutMs);
