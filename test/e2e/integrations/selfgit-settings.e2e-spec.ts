@@ -251,7 +251,8 @@ describe('selfgit integration settings', () => {
       [{ repositoryName: 'nothing-here' }, 'Repository not found, or the token cannot see it.'],
       [{ accessToken: READ_TOKEN }, 'The access token lacks a permission on the repository: issues (write)'],
       [{ repositoryOwner: '..' }, 'repositoryOwner must contain only letters, digits, "-", "_" and "."'],
-      [{ accessToken: 'has space' }, 'accessToken must not contain spaces'],
+      [{ accessToken: 'has space' }, 'accessToken must contain only visible ASCII characters, no spaces'],
+      [{ accessToken: 'tökén' }, 'accessToken must contain only visible ASCII characters, no spaces'],
       [{ branchPattern: 'no-number' }, 'branchPattern must contain {number} once, may contain {slug} once, and at most 100 characters'],
     ] as const) {
       const res = await t.api.post(`/selfgit-integration/project/${project.id}`, body(over), owner.token);

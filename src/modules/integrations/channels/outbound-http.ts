@@ -97,6 +97,15 @@ export function send(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new OutboundError('The destination URL must be http(s)', true));
   const body = req.body === undefined ? null : Buffer.from(req.body, 'utf8');
   const client = url.protocol === 'https:' ? https : http;
+  // Node refuses some requests before sending anything (a header value with characters HTTP
+  // cannot carry): a permanent failure, described by its code only (the value may be a secret).
+  for (const [name, value] of Object.entries(req.headers)) {
+    try {
+      http.validateHeaderValue(name, value);
+    } catch (err) {
+      return Promise.reject(new OutboundError(`The request header ${name} holds characters HTTP cannot carry (${(err as NodeJS.ErrnoException).code})`, true));
+    }
+  }
   return new Promise<OutboundResponse>((resolve, reject) => {
     let settled = false;
     const finish = (fn: () => void) => {

@@ -5,8 +5,8 @@ import { IsRequiredString } from '../../../organization/dto/validators';
 import { IsWebhookUrl } from '../../dto/validators';
 import { IsBranchPattern, IsRepositoryPart } from '../../git/git-validators';
 
-/** The access token: one run of visible characters, at most 512 (tokens never hold spaces). */
-const IsAccessToken = () => IsRequiredString({ max: 512, pattern: /^\S+$/, patternMessage: 'must not contain spaces' });
+/** The access token: visible ASCII characters, at most 512 (it travels in an HTTP header; tokens never hold spaces). */
+const IsAccessToken = () => IsRequiredString({ max: 512, pattern: /^[\x21-\x7e]+$/, patternMessage: 'must contain only visible ASCII characters, no spaces' });
 
 /** What verify and create share: where the server is, the token and the repository. */
 export class SelfgitConnectionDto {
