@@ -226,6 +226,40 @@ describe('inbound selfgit webhook: what is refused', () => {
     expect((await activities(only.id)).map((a) => a.content)).toEqual(['created the task', 'once', 'twice?']);
   });
 
+  it('signed payloads of odd shapes never make a 500 and change nothing', async () => {
+    const { project, send, repository, url, rec } = await linked();
+    // A body that is not an object or an array is no webhook body: 400 {error}, as any malformed JSON.
+    for (const raw of ['null', '1', '"text"']) {
+      const res = await sendSelfgitWebhook(url, rec.webhookSecret, 'issues', undefined, { raw });
+      expect([raw, res.status, res.body]).toEqual([raw, 400, { error: 'Invalid JSON body' }]);
+    }
+    const shapes: unknown[] = [
+      [],
+      {},
+      { action: 'opened', issue: null },
+      { action: 'opened', issue: [] },
+      { action: 'opened', issue: { number: '1', title: 5 } },
+      { action: 'opened', issue: { number: -3, title: 'x' } },
+      { action: 'created', issue: { number: 1 }, comment: { id: null } },
+      { ref: 5, after: null },
+      { ref: 'refs/heads/', repository: [] },
+      { action: 'opened', pull_request: { number: 1e308, head: 'x' } },
+      { action: 'opened', pull_request: { number: 2, head: { ref: ['a'] }, title: { a: 1 } } },
+      { action: 'opened', issue: { number: 1, title: 'x'.repeat(2000), body: 'y'.repeat(200_000), labels: [{ name: 'z'.repeat(500) }, 'nope', null, { name: 3 }] }, repository },
+    ];
+    const out: string[] = [];
+    for (const event of ['issues', 'issue_comment', 'push', 'pull_request', '']) {
+      for (const payload of shapes) {
+        const res = await send(event, payload);
+        if (res.status !== 200 || !['ignored', 'unchanged', 'applied'].includes(res.body?.outcome)) out.push(`${event} ${JSON.stringify(payload).slice(0, 60)} -> ${res.status} ${JSON.stringify(res.body)}`);
+      }
+    }
+    expect(out).toEqual([]);
+    // Only the one well-formed (if oversized) issue made a task, its texts cut to what a task holds.
+    const made = await sql(t.databaseUrl, `SELECT length(title) AS title, length(description) AS description FROM task WHERE project_id = $1`, [project.id]);
+    expect(made).toEqual([{ title: 500, description: 100_000 }]);
+  });
+
   it('an inactive integration and events of another repository change nothing', async () => {
     const { owner, project, send, issuePayload, repository } = await linked();
     await t.api.patch(`/selfgit-integration/project/${project.id}`, { isActive: false }, owner.token);
@@ -260,9 +294,10 @@ describe('a change made by the webhook reaches the project integrations', () => 
     const i: FakeIssue = { number: 40, title: 'From the issue tracker' };
     await send('issue_comment', { action: 'created', issue: git.issueJson(git.repo('acme', `hooked-${n}`), i), comment: { id: 1, body: 'hello', user: { login: 'q' } }, repository, is_pull: false });
     const hooks = await receiver.waitFor(hookPath, 4);
-    expect(hooks.slice(2).map((r) => [r.json.event, r.json.task.title])).toEqual([
-      ['task.created', 'From the issue tracker'],
+    // (Deliveries run side by side: their order of arrival is not the order of the events.)
+    expect(hooks.slice(2).map((r) => [r.json.event, r.json.task.title]).sort()).toEqual([
       ['task.comment_created', 'From the issue tracker'],
+      ['task.created', 'From the issue tracker'],
     ]);
     await until('both in the chat too', () => receiver.to(chatPath).length >= 4);
   });
