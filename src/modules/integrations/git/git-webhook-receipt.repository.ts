@@ -6,7 +6,7 @@ import { firstRow } from '../../../database/sql';
 export const RECEIPT_RETENTION_DAYS = 90;
 
 /**
- * Inbound git-host webhook deliveries already handled (docs/git-hosts.md, "Replays"). A delivery
+ * Inbound git-host webhook deliveries already handled (docs/git-hosts.md, "Inbound webhooks"). A delivery
  * is recorded in the transaction of the changes it makes, so it is remembered iff they committed.
  */
 @Injectable()

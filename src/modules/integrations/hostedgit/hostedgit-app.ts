@@ -13,7 +13,7 @@ export const HOSTEDGIT_TIMEOUT_MS = 10_000;
 export const pemOf = (key: string): string => (key.includes('\\n') ? key.replace(/\\n/g, '\n') : key).trim();
 
 /**
- * The service acting as the hostedgit App (docs/git-hosts.md, "hostedgit"): @octokit/auth-app
+ * The service acting as the hostedgit App (docs/git-hosts.md, "Connecting a hostedgit repository"): @octokit/auth-app
  * signs the App JWT with HOSTEDGIT_APP_PRIVATE_KEY, exchanges it for an installation access token
  * at `${HOSTEDGIT_API_BASE_URL}/app/installations/{id}/access_tokens` and caches the token until
  * shortly before it expires; with the token, the REST API v3 posts the task-link comment. The API

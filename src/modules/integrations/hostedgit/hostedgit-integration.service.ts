@@ -17,7 +17,7 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
 const ignored = (reason: string): WebhookAnswer => ({ ok: true, outcome: 'ignored', taskIds: [], reason });
 
 /**
- * The hostedgit integration (docs/git-hosts.md, "hostedgit"): a project linked to a repository
+ * The hostedgit integration (docs/git-hosts.md, "Connecting a hostedgit repository"): a project linked to a repository
  * the service's App is installed on. One webhook URL serves every repository; a delivery is
  * verified with HOSTEDGIT_WEBHOOK_SECRET (X-Hub-Signature-256) and routed to the project whose
  * active integration links its repository. No verify and no import (the App's installation is

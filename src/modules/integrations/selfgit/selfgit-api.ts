@@ -3,7 +3,7 @@ import { DestinationGuard } from '../../../common/net/destination-guard';
 import { Agents, OutboundError, OutboundResponse, send } from '../channels/outbound-http';
 
 /**
- * The client of a selfgit server's REST API v1 (docs/git-hosts.md, "selfgit"): the calls the
+ * The client of a selfgit server's REST API v1 (docs/git-hosts.md, "Connecting a selfgit repository"): the calls the
  * integration makes, with the access token as `Authorization: token <token>`. Every request has a
  * 10-second deadline, follows no redirect and goes through the destination guard's agents (the
  * base URL is user input: every connection is checked against non-routable addresses). Failures

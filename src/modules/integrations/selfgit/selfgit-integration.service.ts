@@ -53,7 +53,7 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
 };
 
 /**
- * The selfgit integration (docs/git-hosts.md, "selfgit"): settings (the access token encrypted,
+ * The selfgit integration (docs/git-hosts.md, "Connecting a selfgit repository"): settings (the access token encrypted,
  * the base URL through the destination guard, access verified before anything is stored), verify,
  * the issue import, and the inbound webhook. Task changes go through GitSyncService.
  */
