@@ -69,6 +69,8 @@ export function readWebhook(source: GitSource, event: string, payload: unknown):
   const action = str(p.action) ?? '';
   switch (event) {
     case 'issues': {
+      // A deleted or transferred issue leaves its task as it is (it is not made again).
+      if (action === 'deleted' || action === 'transferred') return { kind: 'ignored', reason: `Issue ${action}` };
       const issue = readIssue(p.issue);
       if (!issue) return { kind: 'ignored', reason: 'Not an issue' };
       // Other actions (assigned, milestoned, …) change nothing the task shows but still refresh it.

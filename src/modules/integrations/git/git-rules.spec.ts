@@ -101,6 +101,7 @@ describe('webhook payloads', () => {
     expect(readWebhook('selfgit', 'pull_request', { action: 'closed', pull_request: { ...pr, merged: false } })).toMatchObject({ action: 'closed' });
     expect(readWebhook('hostedgit', 'pull_request', { action: 'synchronize', pull_request: pr })).toMatchObject({ action: 'updated' });
     expect(readWebhook('hostedgit', 'issues', 'not an object')).toEqual({ kind: 'ignored', reason: 'Not an issue' });
+    expect(readWebhook('hostedgit', 'issues', { action: 'deleted', issue })).toEqual({ kind: 'ignored', reason: 'Issue deleted' });
     expect(readWebhook('hostedgit', 'pull_request', [])).toEqual({ kind: 'ignored', reason: 'No pull request in the payload' });
   });
 });

@@ -233,7 +233,7 @@ export class SelfgitIntegrationService {
           const comments = typeof count === 'number' && count === 0 ? [] : await this.comments(conn, repoPath, issue.number);
           result[await this.sync.importIssue(ctx, issue, comments, user.id, commenter)]++;
         } catch (err) {
-          result.errors.push(`Issue #${issue.number}: ${this.reason(err)}`);
+          result.errors.push(`Issue #${issue.number}: ${this.reason(err, integration.id, issue.number)}`);
         }
       }
       seen += list.length;
@@ -249,9 +249,9 @@ export class SelfgitIntegrationService {
   }
 
   /** Why one issue failed, for `errors`: our own messages as they are, anything else logged and named generically. */
-  private reason(err: unknown): string {
+  private reason(err: unknown, integrationId: string, issueNumber: number): string {
     if (err instanceof SelfgitError || err instanceof HttpException) return err.message;
-    this.logger.error({ err }, 'importing an issue failed');
+    this.logger.error(`Importing issue #${issueNumber} (selfgit integration ${integrationId}) failed`, (err as Error)?.stack);
     return 'Internal error';
   }
 
