@@ -5,7 +5,10 @@
 // (this process). Makes BENCH_CHANGES task status changes (default 1000) over BENCH_CONNECTIONS
 // concurrent clients (default 10) and reports, per delivered event, the latency from the event's
 // time (`timestamp`, taken inside the committing statement) to its arrival at the receiver: p50,
-// p90, p99, max; and deliveries per second from the first change sent to the last arrival.
+// p90, p99, max; and deliveries per second from the first change sent to the last arrival. Then
+// the worker is stopped, BENCH_CHANGES more changes are committed (their events wait in the
+// outbox), the worker is started again, and the rate at which it drains that backlog is reported
+// (first arrival to last): the delivery side's own throughput, not bounded by the API's.
 // Settings: BENCH_CHANGES, BENCH_CONNECTIONS, BENCH_TASKS (tasks changed in turn, default 100),
 // BENCH_PORT (3112), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench_delivery), REDIS_URL.
 const { spawn } = require('node:child_process');
@@ -155,35 +158,57 @@ async function main() {
     await waitFor('the warm-up delivery', () => arrivals.size >= 1);
     arrivals.clear();
 
-    let next = 0;
-    let failed = 0;
+    const change = async (n) => {
+      const task = tasks[n % TASKS];
+      const status = statuses[Math.floor(n / TASKS) % 2];
+      return (await call('PUT', `/task/status/${task.id}`, { status }, token)).status;
+    };
+    /** CHANGES changes over CONNECTIONS clients, numbered from `from`; answers how many failed. */
+    const burst = async (from) => {
+      let next = from;
+      let failed = 0;
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async () => {
+          for (let n = next++; n < from + CHANGES; n = next++) if ((await change(n)) !== 200) failed++;
+        }),
+      );
+      return failed;
+    };
+
+    // Live: changes at full speed with the worker running; latency per event.
     const started = Date.now();
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        for (let n = next++; n < CHANGES; n = next++) {
-          const task = tasks[n % TASKS];
-          const status = statuses[Math.floor(n / TASKS) % 2];
-          const res = await call('PUT', `/task/status/${task.id}`, { status }, token);
-          if (res.status !== 200) failed++;
-        }
-      }),
-    );
+    const failed = await burst(0);
     const changesDone = Date.now();
     await waitFor(`${CHANGES - failed} deliveries`, () => arrivals.size >= CHANGES - failed, 120_000);
-    const lastArrival = Math.max(...[...arrivals.values()].map((a) => a.at));
-    const latencies = [...arrivals.values()].map((a) => a.at - a.timestamp).sort((a, b) => a - b);
+    const live = [...arrivals.values()];
+    const lastArrival = Math.max(...live.map((a) => a.at));
+    const latencies = live.map((a) => a.at - a.timestamp).sort((a, b) => a - b);
+    const liveDuplicates = duplicates;
+
+    // Backlog: the worker stopped, CHANGES events committed meanwhile (they wait in the outbox),
+    // then the worker started again: how fast it drains them, first arrival to last.
+    worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r));
+    arrivals.clear();
+    const backlogFailed = await burst(CHANGES);
+    worker = start('worker', { ...env, PORT: '0' });
+    await waitFor(`${CHANGES - backlogFailed} backlog deliveries`, () => arrivals.size >= CHANGES - backlogFailed, 180_000);
+    const drained = [...arrivals.values()].map((a) => a.at).sort((a, b) => a - b);
+    const drainRate = ((drained.length - 1) / (drained[drained.length - 1] - drained[0])) * 1000;
 
     console.log(`\n${CHANGES} status changes over ${CONNECTIONS} connections (${TASKS} tasks), API and worker as separate processes, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
     console.log('| figure | value |');
     console.log('|---|---:|');
-    console.log(`| changes answered 200 | ${CHANGES - failed} |`);
-    console.log(`| changes per second (API) | ${Math.round((CHANGES / (changesDone - started)) * 1000)} |`);
-    console.log(`| events delivered | ${arrivals.size} (duplicates: ${duplicates}) |`);
-    console.log(`| deliveries per second (first change → last arrival) | ${Math.round((arrivals.size / (lastArrival - started)) * 1000)} |`);
-    console.log(`| latency p50 ms | ${quantile(latencies, 0.5)} |`);
-    console.log(`| latency p90 ms | ${quantile(latencies, 0.9)} |`);
-    console.log(`| latency p99 ms | ${quantile(latencies, 0.99)} |`);
-    console.log(`| latency max ms | ${latencies[latencies.length - 1]} |`);
+    console.log(`| live: changes answered 200 | ${CHANGES - failed} |`);
+    console.log(`| live: changes per second (API) | ${Math.round((CHANGES / (changesDone - started)) * 1000)} |`);
+    console.log(`| live: events delivered | ${live.length} (duplicates: ${liveDuplicates}) |`);
+    console.log(`| live: deliveries per second (first change → last arrival) | ${Math.round((live.length / (lastArrival - started)) * 1000)} |`);
+    console.log(`| live: latency p50 ms | ${quantile(latencies, 0.5)} |`);
+    console.log(`| live: latency p90 ms | ${quantile(latencies, 0.9)} |`);
+    console.log(`| live: latency p99 ms | ${quantile(latencies, 0.99)} |`);
+    console.log(`| live: latency max ms | ${latencies[latencies.length - 1]} |`);
+    console.log(`| backlog: events delivered | ${drained.length} (duplicates: ${duplicates - liveDuplicates}) |`);
+    console.log(`| backlog: deliveries per second (first arrival → last) | ${Math.round(drainRate)} |`);
   } finally {
     for (const child of [worker, api].filter(Boolean)) {
       child.kill('SIGTERM');

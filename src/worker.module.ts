@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountEmailModule } from './modules/auth/account-email.module';
 import { DeliveryWorkerModule } from './modules/integrations/channels/delivery-worker.module';
 import { MailWorkerModule } from './modules/mail/mail-worker.module';
 import { InvitationEmailModule } from './modules/organization/invitation-email.module';
@@ -11,5 +12,5 @@ import { OutboxRelayModule } from './queue/outbox.module';
  * here may declare a controller, since a worker-only process serves no HTTP
  * (test/e2e/queue/worker-role.e2e-spec.ts checks both).
  */
-@Module({ imports: [OutboxRelayModule, MailWorkerModule, InvitationEmailModule, DeliveryWorkerModule] })
+@Module({ imports: [OutboxRelayModule, MailWorkerModule, InvitationEmailModule, AccountEmailModule, DeliveryWorkerModule] })
 export class WorkerModule {}

@@ -78,6 +78,7 @@ class EnvSchema {
   @Matches(/^\s*[0-9a-fA-F.:[\]]+(:\d{1,5})?(\s*,\s*[0-9a-fA-F.:[\]]+(:\d{1,5})?)*\s*$/, { message: 'must be a comma list of DNS server addresses (ip or ip:port)' })
   OUTBOUND_DNS_SERVERS?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() DISABLE_REGISTRATION?: boolean;
+  @IsOptional() @Transform(toBool) @IsBoolean() REQUIRE_EMAIL_VERIFICATION?: boolean;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_AUTH?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_INVITES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_API?: number;
@@ -152,6 +153,8 @@ export interface AppConfig {
   /** DNS servers that resolve outbound destinations (empty: the system's resolver). */
   readonly outboundDnsServers: readonly string[];
   readonly disableRegistration: boolean;
+  /** Password sign-in refused until the email is verified (docs/accounts.md). */
+  readonly requireEmailVerification: boolean;
   readonly rateLimits: { readonly auth: number; readonly invites: number; readonly api: number };
 }
 
@@ -347,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     allowPrivateDestinations: parsed.ALLOW_PRIVATE_DESTINATIONS ?? false,
     outboundDnsServers: (parsed.OUTBOUND_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     disableRegistration: parsed.DISABLE_REGISTRATION ?? false,
+    requireEmailVerification: parsed.REQUIRE_EMAIL_VERIFICATION ?? false,
     rateLimits: {
       auth: parsed.RATE_LIMIT_AUTH ?? 20,
       invites: parsed.RATE_LIMIT_INVITES ?? 10,

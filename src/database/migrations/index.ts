@@ -9,6 +9,7 @@ import { EmailNfkc1763780800000 } from './1763780800000-EmailNfkc';
 import { Outbox1763780900000 } from './1763780900000-Outbox';
 import { TenantColumns1763781000000 } from './1763781000000-TenantColumns';
 import { IntegrationsAndDeliveries1763781100000 } from './1763781100000-IntegrationsAndDeliveries';
+import { AccountTokens1763781200000 } from './1763781200000-AccountTokens';
 import { GitHosts1763781400000 } from './1763781400000-GitHosts';
 
 export const MIGRATIONS = [
@@ -22,5 +23,6 @@ export const MIGRATIONS = [
   Outbox1763780900000,
   TenantColumns1763781000000,
   IntegrationsAndDeliveries1763781100000,
+  AccountTokens1763781200000,
   GitHosts1763781400000,
 ];

@@ -25,11 +25,11 @@ export class AuthController {
   @Post('sign-up/email')
   @ApiAnswer('Sign-in answer')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create an account; answers a bearer token' })
+  @ApiOperation({ summary: 'Create an account; answers a bearer token (null with REQUIRE_EMAIL_VERIFICATION: verify, then sign in); emails a verification link when SMTP is configured' })
   async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
     const out = await this.auth.signUp(dto, client(req));
-    res.setHeader('set-auth-token', out.token);
+    if (out.token) res.setHeader('set-auth-token', out.token);
     return out;
   }
 
@@ -37,7 +37,7 @@ export class AuthController {
   @Post('sign-in/email')
   @ApiAnswer('Sign-in answer')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in with email and password; answers a bearer token' })
+  @ApiOperation({ summary: 'Sign in with email and password; answers a bearer token (403 Email not verified with REQUIRE_EMAIL_VERIFICATION)' })
   async signIn(@Body() dto: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
     const out = await this.auth.signIn(dto, client(req));

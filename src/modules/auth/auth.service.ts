@@ -9,7 +9,10 @@ import { CryptoService } from '../../common/crypto/crypto.service';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { invalidPermission } from '../../common/permissions/permissions';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
+import { OutboxService } from '../../queue/outbox.service';
+import { QueueName } from '../../queue/queues';
 import { InvitationRepository } from '../organization/invitation.repository';
+import { VERIFY_EMAIL_JOB, VerifyEmailJob } from './account-email.composer';
 import { toApiKeyRecord } from './api-key.record';
 import { ApiKeyRepository } from './api-key.repository';
 import { CreateApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
@@ -39,14 +42,26 @@ export class AuthService {
     private readonly sessions: SessionRepository,
     private readonly apiKeys: ApiKeyRepository,
     private readonly invitations: InvitationRepository,
+    private readonly outbox: OutboxService,
   ) {}
 
-  async signUp(dto: SignUpDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
+  /**
+   * Creates the user and, when SMTP is configured, requests its verification email in the same
+   * transaction. With REQUIRE_EMAIL_VERIFICATION no session is made: `token` is null until the
+   * address is verified and the user signs in (docs/accounts.md).
+   */
+  async signUp(dto: SignUpDto, client: SessionClient): Promise<{ token: string | null; user: UserRecord }> {
     const email = dto.email; // normalised by the DTO (toNormalizedEmail)
     await this.assertRegistrationOpen(email);
     const passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
-    const user = await this.createUser({ name: dto.name, email, image: dto.image ?? null, passwordHash });
-    const token = await this.createSession(user.id, client);
+    const user = await this.ds.transaction(async (m) => {
+      const created = await this.createUser({ name: dto.name, email, image: dto.image ?? null, passwordHash }, m);
+      if (this.config.smtp.host) {
+        await this.outbox.enqueue(m, { queue: QueueName.Email, name: VERIFY_EMAIL_JOB, payload: { email, callbackURL: null } satisfies VerifyEmailJob });
+      }
+      return created;
+    });
+    const token = this.config.requireEmailVerification ? null : await this.createSession(user.id, client);
     return { token, user: toUserRecord(user) };
   }
 
@@ -94,6 +109,8 @@ export class AuthService {
     }
     const ok = await argon2.verify(user.passwordHash, dto.password).catch(() => false);
     if (!ok) throw new UnauthorizedException('Invalid email or password');
+    // Only after the password: the answer says nothing about an address to someone without it.
+    if (this.config.requireEmailVerification && !user.emailVerified) throw new ForbiddenException('Email not verified');
     const token = await this.createSession(user.id, client);
     return { token, user: toUserRecord(user) };
   }

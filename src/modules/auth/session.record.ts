@@ -7,3 +7,13 @@ export const toSessionRecord = (s: Session) => ({
   expiresAt: s.expiresAt.toISOString(),
   activeOrganizationId: s.activeOrganizationId,
 });
+
+/** A session as list-sessions answers it; `current` marks the one the request came with. */
+export const toSessionListItem = (s: Session, currentSessionId: string | undefined) => ({
+  id: s.id,
+  createdAt: s.createdAt.toISOString(),
+  expiresAt: s.expiresAt.toISOString(),
+  ipAddress: s.ipAddress,
+  userAgent: s.userAgent,
+  current: s.id === currentSessionId,
+});

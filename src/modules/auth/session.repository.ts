@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedRows } from '../../database/sql';
+import { firstRow, preparedRows } from '../../database/sql';
 import { Session } from './session.entity';
 
 /** A live session joined with its user: what every JWT-authenticated request needs. */
@@ -48,6 +48,37 @@ export class SessionRepository {
 
   async revokeAllOfUser(userId: string, m: EntityManager = this.ds.manager): Promise<void> {
     await m.query(`UPDATE session SET revoked_at = now(), updated_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+  }
+
+  /** The user's sessions that are neither revoked nor expired, newest first. */
+  listLiveOfUser(userId: string, m: EntityManager = this.ds.manager): Promise<Session[]> {
+    return m
+      .getRepository(Session)
+      .createQueryBuilder('s')
+      .where('s.user_id = :userId AND s.revoked_at IS NULL AND s.expires_at > now()', { userId })
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .getMany();
+  }
+
+  /** Revokes one live session of the user; false when the user has no such live session. */
+  async revokeOfUser(userId: string, sessionId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
+    const revoked = await firstRow(
+      m,
+      `UPDATE session SET revoked_at = now(), updated_at = now()
+        WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now() RETURNING id`,
+      [sessionId, userId],
+    );
+    return revoked !== undefined;
+  }
+
+  /** Revokes every session of the user but `keepSessionId` (all of them when it is null). */
+  async revokeAllOfUserExcept(userId: string, keepSessionId: string | null, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(
+      `UPDATE session SET revoked_at = now(), updated_at = now()
+        WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)`,
+      [userId, keepSessionId],
+    );
   }
 
   async setActiveOrganization(sessionId: string, organizationId: string | null, m: EntityManager = this.ds.manager): Promise<void> {

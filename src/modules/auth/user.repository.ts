@@ -72,6 +72,20 @@ export class UserRepository {
     return row ? { hasPassword: row.has_password } : null;
   }
 
+  /** With the password hash, which every other read leaves out (change-password only). */
+  findByIdWithPasswordHash(id: string): Promise<User | null> {
+    return this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :id', { id }).getOne();
+  }
+
+  async markEmailVerified(id: string, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(`UPDATE "user" SET email_verified = true, updated_at = now() WHERE id = $1 AND NOT email_verified`, [id]);
+  }
+
+  /** Sets a new password hash; `verifyEmail` also marks the email verified (a reset proved the address). */
+  async setPasswordHash(id: string, passwordHash: string, verifyEmail: boolean, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(`UPDATE "user" SET password_hash = $2, email_verified = email_verified OR $3, updated_at = now() WHERE id = $1`, [id, passwordHash, verifyEmail]);
+  }
+
   async markEmailVerifiedWithoutPassword(id: string, m: EntityManager = this.ds.manager): Promise<void> {
     await m.update(User, { id }, { emailVerified: true, passwordHash: null });
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
@@ -28,6 +28,14 @@ export class InvitationController {
   async invite(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() dto: InviteMemberDto) {
     await this.rateLimit.hit(`invite:${user.id}`, this.config.rateLimits.invites, 'Too many invitations, try again later');
     return this.invitations.invite(user, scope, dto);
+  }
+
+  @Get('list-user-invitations')
+  @ApiAnswer('User invitation[] (newest first)')
+  @ApiOperation({ summary: "The pending, unexpired invitations to the caller's email, in every workspace; needs a verified email" })
+  @ApiErrors([403, 'Email not verified', 'Insufficient API key scope'])
+  listForUser(@CurrentUser() user: AuthUser) {
+    return this.invitations.listForUser(user);
   }
 
   @Post('cancel-invitation')

@@ -1,3 +1,4 @@
+import type { OpenInvitationRow } from './invitation.repository';
 import { Invitation } from './invitation.entity';
 
 export const toInvitationRecord = (i: Invitation) => ({
@@ -10,4 +11,14 @@ export const toInvitationRecord = (i: Invitation) => ({
   status: i.status,
   expiresAt: i.expiresAt.toISOString(),
   createdAt: i.createdAt.toISOString(),
+});
+
+/** An invitation as its addressee lists it (list-user-invitations). */
+export const toUserInvitationRecord = (i: OpenInvitationRow, inviterName: string | null) => ({
+  id: i.id,
+  organizationId: i.organizationId,
+  organizationName: i.organizationName,
+  role: i.role,
+  inviterName,
+  expiresAt: i.expiresAt.toISOString(),
 });

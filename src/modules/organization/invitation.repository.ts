@@ -7,6 +7,16 @@ import { Invitation, InvitationStatus } from './invitation.entity';
 /** Scope kind `invitation` of the permission guard: an invitation id to its workspace. */
 export const INVITATION_SCOPE_SQL = 'SELECT organization_id AS workspace_id FROM invitation WHERE id = $1';
 
+/** A pending invitation as its addressee sees it: which workspace, which role, from whom. */
+export interface OpenInvitationRow {
+  id: string;
+  organizationId: string;
+  organizationName: string;
+  role: string;
+  inviterId: string | null;
+  expiresAt: Date;
+}
+
 export type NewInvitation = Pick<Invitation, 'email' | 'role' | 'inviterId' | 'teamId' | 'expiresAt' | 'sendCount'>;
 
 /**
@@ -75,6 +85,18 @@ export class InvitationRepository {
 
   listInWorkspace(workspaceId: string, m: EntityManager = this.ds.manager): Promise<Invitation[]> {
     return m.find(Invitation, { where: { organizationId: workspaceId }, order: { createdAt: 'ASC' } });
+  }
+
+  /** The pending, unexpired invitations to `email` in every workspace, newest first, with the workspace's name. */
+  async listOpenForEmail(email: string, m: EntityManager = this.ds.manager): Promise<OpenInvitationRow[]> {
+    const rows: Array<{ id: string; organization_id: string; organization_name: string; role: string; inviter_id: string | null; expires_at: Date }> = await m.query(
+      `SELECT i.id, i.organization_id, w.name AS organization_name, i.role, i.inviter_id, i.expires_at
+         FROM invitation i JOIN workspace w ON w.id = i.organization_id
+        WHERE i.email = $1 AND i.status = 'pending' AND i.expires_at > now()
+        ORDER BY i.created_at DESC, i.id`,
+      [email],
+    );
+    return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, organizationName: r.organization_name, role: r.role, inviterId: r.inviter_id, expiresAt: new Date(r.expires_at) }));
   }
 
   /** Whether any workspace waits for `email` (a pending invitation that has not expired). */

@@ -11,7 +11,7 @@ import { UserRepository } from '../auth/user.repository';
 import { InviteMemberDto } from './dto/invitation.dto';
 import { INVITATION_EMAIL_JOB, InvitationEmailJob } from './invitation-email.composer';
 import { Invitation } from './invitation.entity';
-import { toInvitationRecord } from './invitation.record';
+import { toInvitationRecord, toUserInvitationRecord } from './invitation.record';
 import { InvitationRepository } from './invitation.repository';
 import { toMemberRecord } from './member.record';
 import { MemberRepository } from './member.repository';
@@ -122,6 +122,20 @@ export class InvitationService {
       return this.invitations.setStatus(found.organizationId, found, 'rejected', m);
     });
     return toInvitationRecord(inv);
+  }
+
+  /**
+   * The pending, unexpired invitations addressed to the caller's email. Only to a verified
+   * address: an invitation's id lets its addressee join, and anyone may register an address
+   * without owning it (docs/accounts.md).
+   */
+  async listForUser(user: AuthUser) {
+    const me = await this.users.getById(user.id);
+    if (!me.emailVerified) throw new ForbiddenException('Email not verified');
+    const open = await this.invitations.listOpenForEmail(normalizeEmail(me.email));
+    const inviterIds = [...new Set(open.map((i) => i.inviterId).filter((id): id is string => id !== null))];
+    const inviters = new Map((await this.users.findByIds(inviterIds)).map((u) => [u.id, u.name]));
+    return open.map((i) => toUserInvitationRecord(i, i.inviterId ? (inviters.get(i.inviterId) ?? null) : null));
   }
 
   private async isMemberByEmail(workspaceId: string, email: string, m: EntityManager): Promise<boolean> {

@@ -21,6 +21,7 @@ describe('sign-up / sign-in / sign-out', () => {
       id: expect.any(String),
       name: 'Ada',
       email: email.toLowerCase(),
+      emailVerified: false,
       image: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

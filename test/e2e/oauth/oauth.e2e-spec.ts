@@ -135,7 +135,7 @@ describe('custom OAuth sign-in', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       token: expect.any(String),
-      user: { id: expect.any(String), name: 'Grace Hopper', email: p.email, image: null, createdAt: expect.any(String), updatedAt: expect.any(String) },
+      user: { id: expect.any(String), name: 'Grace Hopper', email: p.email, emailVerified: true, image: null, createdAt: expect.any(String), updatedAt: expect.any(String) },
     });
     expect(res.headers.get('set-auth-token')).toBe(res.body.token);
     const session = await t.api.get('/auth/get-session', res.body.token);
@@ -199,6 +199,21 @@ describe('custom OAuth sign-in', () => {
     expect((await t.api.get('/auth/get-session', local.token)).status).toBe(401);
     expect((await t.api.get('/auth/get-session', key)).status).toBe(401);
     expect((await t.api.get('/auth/get-session', res.body.token)).status).toBe(200);
+  });
+
+  it('links to a password user who verified the email, keeping the password, sessions and API keys', async () => {
+    const local = await t.api.signUp();
+    const key = (await t.api.post('/auth/api-key/create', { name: 'kept' }, local.token)).body.key;
+    // What GET /auth/verify-email sets (test/e2e/auth/accounts.e2e-spec.ts follows the real email there).
+    await sql(t.databaseUrl, `UPDATE "user" SET email_verified = true WHERE id = $1`, [local.user.id]);
+    const p = providerUser({ email: local.user.email });
+    const { res } = await signInWithProvider(t, p.login);
+    expect(res.status).toBe(200);
+    expect(res.body.user).toEqual(expect.objectContaining({ id: local.user.id, emailVerified: true }));
+    expect(await sql(t.databaseUrl, `SELECT account_id FROM account WHERE user_id = $1`, [local.user.id])).toEqual([{ account_id: p.login }]);
+    expect((await t.api.post('/auth/sign-in/email', { email: local.user.email, password: local.password })).status).toBe(200);
+    expect((await t.api.get('/auth/get-session', local.token)).status).toBe(200);
+    expect((await t.api.get('/auth/get-session', key)).status).toBe(200);
   });
 
   it('refuses an email the provider has not verified, for a new user and for an existing one (403)', async () => {

@@ -73,6 +73,12 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
     ['POST', '/auth/api-key/create', { name: 'k', expiresIn: 3600, permissions: { task: ['read'] } }],
     ['POST', '/auth/sign-in/email', { email: 'x@y.io', password: 'password1' }],
     ['POST', '/auth/sign-up/email', { name: 'n', email: 'fz@y.io', password: 'password1', image: 'http://x.io/a.png' }],
+    ['POST', '/auth/send-verification-email', { email: 'fz@y.io', callbackURL: '/done' }],
+    ['POST', '/auth/request-password-reset', { email: 'fz@y.io', redirectTo: '/reset' }],
+    ['POST', '/auth/reset-password', { newPassword: 'password2', token: 'abc' }],
+    // A wrong current password: the owner's password stays what the other routes expect.
+    ['POST', '/auth/change-password', { currentPassword: 'not the password', newPassword: 'password2', revokeOtherSessions: true }],
+    ['POST', '/auth/revoke-session', { id: '00000000-0000-4000-8000-000000000000' }],
   ];
   const values: unknown[] = [null, [], {}, 1e308, -1, 0, 2.5, true, '', ' ', 'x'.repeat(20000), ['a'], [{}], { a: { b: 1 } }, '9999-99-99', '-000001-01-01T00:00:00Z', '1970-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '00000000-0000-0000-0000-000000000000', 'ÄÖ💥', '__proto__'];
   const out: string[] = [];
@@ -144,7 +150,8 @@ it('no nested body field or read route answers 500 or a body other than {message
     `/auth/organization/list-members?organizationId=a&organizationId=b`,
     `/label/workspace/x`, `/label/task/x`, `/time-entry/task/x`, `/activity/x`, `/comment/x`, `/column/x`, `/project/x`,
     `/project?workspaceId=${ws}&workspaceId=${ws}`,
-    `/auth/api-key/list`, `/auth/get-session`, `/oauth/id-token`,
+    `/auth/api-key/list`, `/auth/get-session`, `/oauth/id-token`, `/auth/list-sessions`, `/auth/organization/list-user-invitations`,
+    `/auth/verify-email?token=`, `/auth/verify-email?token=x&token=y`, `/auth/verify-email?token=x&callbackURL=%00`, `/auth/verify-email?token[a]=1`,
     `/selfgit-integration/project/x`, `/hostedgit-integration/project/${p.id}`, `/selfgit-integration/project/${p.id}`,
     ...['limit=0', 'limit=1e3', 'limit=99999999999999999999', 'limit=%20', 'before=', 'before=x', 'before=00000000-0000-0000-0000-000000000000', 'before=a&before=b', 'limit[a]=1'].map(
       (q) => `/messenger-integration/project/${p.id}/deliveries?${q}`,

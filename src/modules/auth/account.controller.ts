@@ -1,0 +1,108 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { Public } from '../../common/decorators/public.decorator';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { RateLimitService } from '../../redis/rate-limit.service';
+import { AccountService } from './account.service';
+import { ChangePasswordDto, RequestPasswordResetDto, ResetPasswordDto, RevokeSessionDto, SendVerificationEmailDto, VerifyEmailQuery } from './dto/account.dto';
+
+/** The bearer token the request came with (the session token, for a session caller). */
+const bearer = (req: Request) => /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1] ?? null;
+
+/** Account upkeep (docs/accounts.md): verification, password reset and change, sessions. */
+@ApiTags('auth')
+@Controller('auth')
+export class AccountController {
+  constructor(
+    private readonly account: AccountService,
+    private readonly rateLimit: RateLimitService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Post('send-verification-email')
+  @ApiAnswer('{status: true}, whether or not the email is known')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Email a verification link to an unverified account (sent by the worker); the answer never says whether the address is known; rate limited per client address' })
+  @ApiErrors([400, 'email must be a valid email address', 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL'], [429, 'Too many requests'])
+  async sendVerificationEmail(@Body() dto: SendVerificationEmailDto, @Req() req: Request) {
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
+    return this.account.sendVerificationEmail(dto);
+  }
+
+  @Public()
+  @Get('verify-email')
+  @ApiAnswer('{status: true, user}, or 302 to callbackURL')
+  @ApiOperation({ summary: 'The link of the verification email: marks the email verified (the token works once, for 24 h)' })
+  @ApiErrors([400, 'Invalid or expired token', 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL'])
+  async verifyEmail(@Query() query: VerifyEmailQuery, @Res() res: Response) {
+    const out = await this.account.verifyEmail(query);
+    res.setHeader('cache-control', 'no-store');
+    if (out.redirectTo) return res.redirect(302, out.redirectTo);
+    res.status(200).json({ status: out.status, user: out.user });
+  }
+
+  @Public()
+  @Post('request-password-reset')
+  @ApiAnswer('{status: true}, whether or not the email is known')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Email a password reset link (sent by the worker); the answer never says whether the address is known; rate limited per client address' })
+  @ApiErrors([400, 'email must be a valid email address', 'redirectTo must be on the origin of CLIENT_URL or PUBLIC_API_URL'], [429, 'Too many requests'])
+  async requestPasswordReset(@Body() dto: RequestPasswordResetDto, @Req() req: Request) {
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
+    return this.account.requestPasswordReset(dto);
+  }
+
+  @Public()
+  @Post('reset-password')
+  @ApiAnswer('{status: true}')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Set a new password with the reset link's token (works once, for 1 h); every session of the user is revoked, API keys stay" })
+  @ApiErrors([400, 'Invalid or expired token', 'newPassword must be at least 8 characters'])
+  resetPassword(@Body() dto: ResetPasswordDto) {
+    return this.account.resetPassword(dto);
+  }
+
+  @ApiBearerAuth()
+  @Post('change-password')
+  @ApiAnswer('{token, user}')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Change the caller's password; revokeOtherSessions revokes every other session (the calling one stays); counted by the sign-in rate limit" })
+  @ApiErrors([400, 'Invalid password', 'newPassword must be at least 8 characters'], [403, 'Insufficient API key scope'])
+  async changePassword(@CurrentUser() user: AuthUser, @Body() dto: ChangePasswordDto, @Req() req: Request) {
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
+    return this.account.changePassword(user, dto, bearer(req));
+  }
+
+  @ApiBearerAuth()
+  @Get('list-sessions')
+  @ApiAnswer('Session list item[] (newest first)')
+  @ApiOperation({ summary: "The caller's live sessions, with the client address and user agent of their sign-in" })
+  @ApiErrors([403, 'Insufficient API key scope'])
+  listSessions(@CurrentUser() user: AuthUser) {
+    return this.account.listSessions(user);
+  }
+
+  @ApiBearerAuth()
+  @Post('revoke-session')
+  @ApiAnswer('{status: true}')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke one of the caller\'s live sessions; its token stops working at once' })
+  @ApiErrors([403, 'Insufficient API key scope'], [404, 'Session not found'])
+  revokeSession(@CurrentUser() user: AuthUser, @Body() dto: RevokeSessionDto) {
+    return this.account.revokeSession(user, dto.id);
+  }
+
+  @ApiBearerAuth()
+  @Post('revoke-other-sessions')
+  @ApiAnswer('{status: true}')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke every session of the caller but the calling one (all of them when called with an API key)' })
+  @ApiErrors([403, 'Insufficient API key scope'])
+  revokeOtherSessions(@CurrentUser() user: AuthUser) {
+    return this.account.revokeOtherSessions(user);
+  }
+}

@@ -1,0 +1,128 @@
+import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import * as argon2 from 'argon2';
+import { DataSource } from 'typeorm';
+import { CryptoService } from '../../common/crypto/crypto.service';
+import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { isUuid } from '../../common/pipes/id.pipe';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { OutboxService } from '../../queue/outbox.service';
+import { QueueName } from '../../queue/queues';
+import { RESET_PASSWORD_JOB, ResetPasswordJob, VERIFY_EMAIL_JOB, VerifyEmailJob } from './account-email.composer';
+import { allowedRedirect, originRule } from './account-links';
+import { ChangePasswordDto, RequestPasswordResetDto, ResetPasswordDto, SendVerificationEmailDto, VerifyEmailQuery } from './dto/account.dto';
+import { toSessionListItem } from './session.record';
+import { SessionRepository } from './session.repository';
+import { UserTokenRepository } from './user-token.repository';
+import { toUserRecord, UserRecord } from './user.record';
+import { UserRepository } from './user.repository';
+
+const INVALID_TOKEN = 'Invalid or expired token';
+
+/**
+ * Account upkeep (docs/accounts.md): email verification, password reset and change, the
+ * caller's sessions. The two email requests never reveal whether an address is known: they
+ * write the same outbox row either way, and the worker decides whether an email goes out.
+ */
+@Injectable()
+export class AccountService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly users: UserRepository,
+    private readonly tokens: UserTokenRepository,
+    private readonly sessions: SessionRepository,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async sendVerificationEmail(dto: SendVerificationEmailDto): Promise<{ status: true }> {
+    const callbackURL = this.redirect(dto.callbackURL, 'callbackURL');
+    await this.outbox.enqueue(this.ds.manager, { queue: QueueName.Email, name: VERIFY_EMAIL_JOB, payload: { email: dto.email, callbackURL } satisfies VerifyEmailJob });
+    return { status: true };
+  }
+
+  /** Spends a verification token: the address it was sent to is verified. `redirectTo`: where to send the browser. */
+  async verifyEmail(query: VerifyEmailQuery): Promise<{ status: true; user: UserRecord; redirectTo: string | null }> {
+    // Checked first, so that a refused callbackURL does not spend the token.
+    const redirectTo = this.redirect(query.callbackURL, 'callbackURL');
+    const user = await this.ds.transaction(async (m) => {
+      const spent = await this.tokens.take('verify-email', CryptoService.sha256(query.token), m);
+      if (!spent?.live) throw new BadRequestException(INVALID_TOKEN);
+      // The token proves the address it was sent to, not one the user has since changed to.
+      const owner = await this.users.findById(spent.userId, m);
+      if (!owner || owner.email !== spent.email) throw new BadRequestException(INVALID_TOKEN);
+      await this.users.markEmailVerified(owner.id, m);
+      return this.users.getById(owner.id, m);
+    });
+    return { status: true, user: toUserRecord(user), redirectTo };
+  }
+
+  async requestPasswordReset(dto: RequestPasswordResetDto): Promise<{ status: true }> {
+    const redirectTo = this.redirect(dto.redirectTo, 'redirectTo');
+    await this.outbox.enqueue(this.ds.manager, { queue: QueueName.Email, name: RESET_PASSWORD_JOB, payload: { email: dto.email, redirectTo } satisfies ResetPasswordJob });
+    return { status: true };
+  }
+
+  /**
+   * Spends a reset token: the user gets the new password, every session is revoked (API keys
+   * stay: they do not depend on the password) and the address counts as verified (the link came
+   * to it).
+   */
+  async resetPassword(dto: ResetPasswordDto): Promise<{ status: true }> {
+    const tokenHash = CryptoService.sha256(dto.token);
+    // A cheap look first, so that a made-up token costs no password hash.
+    if (!(await this.tokens.isLive('reset-password', tokenHash))) throw new BadRequestException(INVALID_TOKEN);
+    const passwordHash = await argon2.hash(dto.newPassword, { type: argon2.argon2id });
+    await this.ds.transaction(async (m) => {
+      const spent = await this.tokens.take('reset-password', tokenHash, m);
+      if (!spent?.live) throw new BadRequestException(INVALID_TOKEN);
+      // The row lock serialises this with other changes to how the user signs in.
+      await this.users.lockSignInMethods(spent.userId, m);
+      const owner = await this.users.findById(spent.userId, m);
+      if (!owner || owner.email !== spent.email) throw new BadRequestException(INVALID_TOKEN);
+      await this.users.setPasswordHash(owner.id, passwordHash, true, m);
+      await this.sessions.revokeAllOfUser(owner.id, m);
+    });
+    return { status: true };
+  }
+
+  /**
+   * Changes the caller's password after checking the current one. `token` is the token to go on
+   * with: the calling session's (`presentedToken`), which stays valid; null for an API key.
+   */
+  async changePassword(user: AuthUser, dto: ChangePasswordDto, presentedToken: string | null): Promise<{ token: string | null; user: UserRecord }> {
+    const current = await this.users.findByIdWithPasswordHash(user.id);
+    const ok = current?.passwordHash ? await argon2.verify(current.passwordHash, dto.currentPassword).catch(() => false) : false;
+    if (!ok) throw new BadRequestException('Invalid password');
+    const passwordHash = await argon2.hash(dto.newPassword, { type: argon2.argon2id });
+    await this.ds.transaction(async (m) => {
+      await this.users.lockSignInMethods(user.id, m);
+      await this.users.setPasswordHash(user.id, passwordHash, false, m);
+      if (dto.revokeOtherSessions === true) await this.sessions.revokeAllOfUserExcept(user.id, user.sessionId ?? null, m);
+    });
+    return { token: user.sessionId ? presentedToken : null, user: toUserRecord(await this.users.getById(user.id)) };
+  }
+
+  async listSessions(user: AuthUser) {
+    return (await this.sessions.listLiveOfUser(user.id)).map((s) => toSessionListItem(s, user.sessionId));
+  }
+
+  async revokeSession(user: AuthUser, sessionId: string): Promise<{ status: true }> {
+    if (!isUuid(sessionId) || !(await this.sessions.revokeOfUser(user.id, sessionId.toLowerCase()))) throw new NotFoundException('Session not found');
+    return { status: true };
+  }
+
+  /** Every session of the caller but the one of this request (all of them for an API key). */
+  async revokeOtherSessions(user: AuthUser): Promise<{ status: true }> {
+    await this.sessions.revokeAllOfUserExcept(user.id, user.sessionId ?? null);
+    return { status: true };
+  }
+
+  /** An optional callbackURL/redirectTo (null or empty: none), resolved; 400 when it is not on an allowed origin. */
+  private redirect(value: string | null | undefined, field: string): string | null {
+    if (value === undefined || value === null || value === '') return null;
+    const url = allowedRedirect(value, this.config);
+    if (!url) throw new BadRequestException(originRule(field));
+    return url;
+  }
+}
