@@ -14,6 +14,8 @@ import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { IntegrationsModule } from './modules/integrations/integrations.module';
+import { NotificationPreferencesModule } from './modules/notification-preferences/notification-preferences.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationModule } from './modules/organization/organization.module';
 import { SearchModule } from './modules/search/search.module';
@@ -42,6 +44,8 @@ export const FEATURE_MODULES: Type[] = [
   SearchModule,
   OAuthModule,
   IntegrationsModule,
+  NotificationPreferencesModule,
+  NotificationsModule,
   AdminModule,
 ];
 

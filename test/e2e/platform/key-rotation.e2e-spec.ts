@@ -119,6 +119,14 @@ async function seed(hex: string): Promise<Record<string, Record<string, string |
     [workspaceId, project.id, a.encrypt(gitSecrets.access_token), a.encrypt(gitSecrets.webhook_secret), `https://git.example/o/r/${randomBytes(4).toString('hex')}`],
   );
   for (const [c, v] of Object.entries(gitSecrets)) put(`git_integration.${c}`, git.id, v);
+  // A user's notification tokens and webhook secrets (one column empty).
+  const prefs = { topicpush_token: 'tk-topic-token', serverpush_token: null, webhook_secret: 'hook-secret', webhook_previous_secret: 'hook-old-secret' };
+  await sql(
+    t.databaseUrl,
+    `INSERT INTO notification_preference (user_id, topicpush_token, serverpush_token, webhook_secret, webhook_previous_secret) VALUES ($1, $2, $3, $4, $5)`,
+    [owner.user.id, ...(['topicpush_token', 'serverpush_token', 'webhook_secret', 'webhook_previous_secret'] as const).map((c) => a.encryptNullable(prefs[c]))],
+  );
+  for (const [c, v] of Object.entries(prefs)) put(`notification_preference.${c}`, owner.user.id, v);
   return plain;
 }
 
@@ -137,8 +145,10 @@ describe('npm run rotate-keys', () => {
     // account: 2 access tokens (v1) + 1 refresh token; the id token was already under B. integration: 4 values.
     expect(first.out).toContain(`account: re-encrypted 3 values in 2 rows; 4 of 4 values are under key ${ID_B}`);
     expect(first.out).toContain(`integration: re-encrypted 4 values in 2 rows; 4 of 4 values are under key ${ID_B}`);
+    expect(first.out).toContain(`notification_preference: re-encrypted 3 values in 1 rows; 3 of 3 values are under key ${ID_B}`);
     expect(first.out).toContain(`git_integration: re-encrypted 2 values in 1 rows; 2 of 2 values are under key ${ID_B}`);
     expect(first.out).not.toContain('bot-token');
+    expect(first.out).not.toContain('hook-secret');
     expect(first.out).not.toContain('selfgit-access-token');
 
     const after = await stored();
@@ -185,7 +195,7 @@ describe('npm run rotate-keys', () => {
     expect(run.out).not.toContain('sealed under a key nobody has');
     const after = await stored();
     for (const col of ['account.access_token', 'account.refresh_token', 'account.id_token']) expect(after[col]).toEqual(before[col]);
-    for (const col of ['integration.bot_token', 'integration.webhook_url', 'integration.secret', 'integration.previous_secret']) {
+    for (const col of ['integration.bot_token', 'integration.webhook_url', 'integration.secret', 'integration.previous_secret', 'notification_preference.webhook_secret']) {
       for (const v of Object.values(after[col])) if (v !== null) expect(v).toMatch(new RegExp(`^v2:${ID_B}:`));
     }
   });

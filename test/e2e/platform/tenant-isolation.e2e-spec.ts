@@ -38,6 +38,14 @@ describe('tenant isolation of work items', () => {
       [a.workspaceId, project.id, hook.id],
     );
 
+    // An in-app notification of A's owner, about A's task (as the worker writes them).
+    const [{ id: note }] = await sql(
+      t.databaseUrl,
+      `INSERT INTO notification (workspace_id, user_id, event_id, type, title, content, task_id, project_id)
+       VALUES ($1, $2, gen_random_uuid(), 'task.assigned', 'Secret', 'Secret', $3, $4) RETURNING id`,
+      [a.workspaceId, a.owner.user.id, task.id, project.id],
+    );
+
     const b = await ownerWithWorkspace(t);
     const bProject = await createProject(t, b.owner.token, b.workspaceId);
     const bTask = await createTask(t, b.owner.token, bProject.id);
@@ -119,6 +127,11 @@ describe('tenant isolation of work items', () => {
       // B's own project, A's delivery: the delivery is not B's project's.
       ['POST', `/generic-webhook-integration/project/${bProject.id}/deliveries/${delivery}/redeliver`, undefined, 'Delivery not found'],
       ['GET', `/generic-webhook-integration/project/${bProject.id}/deliveries?before=${delivery}`, undefined, 'Delivery not found'],
+      // Notification rules of a workspace B is not a member of; A's own notifications.
+      ['PUT', `/notification-preferences/workspaces/${a.workspaceId}`, { isActive: false }, W],
+      ['DELETE', `/notification-preferences/workspaces/${a.workspaceId}`, undefined, W],
+      ['PATCH', `/notification/${note}/read`, undefined, 'Notification not found'],
+      ['GET', `/notification?before=${note}`, undefined, 'Notification not found'],
     ];
     for (const [method, path, body, message, key = 'message'] of cases) {
       const res = await t.api.request(method, path, body, { token: b.owner.token });
@@ -137,8 +150,10 @@ describe('tenant isolation of work items', () => {
               (SELECT count(*)::int FROM project WHERE workspace_id = $7) AS projects,
               (SELECT is_active::text || '/' || updated_at::text FROM integration WHERE id = $8) AS hook,
               (SELECT status FROM delivery WHERE id = $9) AS delivery,
-              (SELECT string_agg(type || '/' || is_active::text || '/' || updated_at::text, ',' ORDER BY type) FROM git_integration WHERE id IN ($10, $11)) AS git`,
-      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery, hosted.id, selfgit],
+              (SELECT is_read FROM notification WHERE id = $10) AS note_read,
+              (SELECT count(*)::int FROM notification_rule) AS rules,
+              (SELECT string_agg(type || '/' || is_active::text || '/' || updated_at::text, ',' ORDER BY type) FROM git_integration WHERE id IN ($11, $12)) AS git`,
+      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery, note, hosted.id, selfgit],
     );
     expect(state).toEqual({
       project: project.name,
@@ -150,6 +165,8 @@ describe('tenant isolation of work items', () => {
       projects: 1,
       hook: expect.stringMatching(/^true\//),
       delivery: 'failed',
+      note_read: false,
+      rules: 0,
       git: expect.stringMatching(/^hostedgit\/true\/.*,selfgit\/true\//),
     });
     expect((await t.api.get(`/hostedgit-integration/project/${project.id}`, a.owner.token)).body).toEqual(hosted);
@@ -181,5 +198,8 @@ describe('tenant isolation of work items', () => {
     }
     expect((await t.api.put('/comment/nope', { content: 'x' }, owner.token)).body).toEqual({ message: 'Comment not found' });
     expect((await t.api.put('/column/nope', { name: 'x' }, owner.token)).body).toEqual({ message: 'Column not found' });
+    expect((await t.api.patch('/notification/nope/read', {}, owner.token)).body).toEqual({ message: 'Notification not found' });
+    expect((await t.api.put('/notification-preferences/workspaces/nope', {}, owner.token)).body).toEqual({ message: 'Workspace not found' });
+    expect((await t.api.delete('/notification-preferences/workspaces/nope', owner.token)).body).toEqual({ message: 'Workspace not found' });
   });
 });

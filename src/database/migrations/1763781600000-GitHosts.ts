@@ -16,8 +16,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - git_webhook_receipt: inbound webhook deliveries already handled, by delivery id and by the
  *   SHA-256 of the body, so a replay changes nothing twice.
  */
-export class GitHosts1763781400000 implements MigrationInterface {
-  name = 'GitHosts1763781400000';
+export class GitHosts1763781600000 implements MigrationInterface {
+  name = 'GitHosts1763781600000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
