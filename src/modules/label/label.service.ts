@@ -85,6 +85,24 @@ export class LabelService {
     return toLabelRecord(row);
   }
 
+  /**
+   * Puts labels given by name on a task, inside `m`: each comes from the workspace catalogue (made
+   * there with `color` when the workspace has none of that name, case-insensitively). Labels the
+   * task already has are left alone. Answers how many the task did not have (for imports).
+   */
+  async attachByName(workspaceId: string, taskId: string, labels: { name: string; color: string }[], m: EntityManager): Promise<number> {
+    const onTask = new Set((await this.labels.listOnTask(workspaceId, taskId, m)).map((l) => l.name.toLowerCase()));
+    let added = 0;
+    for (const { name, color } of labels) {
+      if (onTask.has(name.toLowerCase())) continue;
+      const catalogue = await this.labels.ensureInCatalogue(workspaceId, name, color, m);
+      await this.labels.ensureOnTask(workspaceId, taskId, catalogue.id, catalogue.name, catalogue.color, m);
+      onTask.add(name.toLowerCase());
+      added++;
+    }
+    return added;
+  }
+
   private async find(m: EntityManager, workspaceId: string, id: string): Promise<LabelRow> {
     const row = await this.labels.findInWorkspace(workspaceId, id, m);
     if (!row) throw new NotFoundException(NOT_FOUND);
