@@ -11,6 +11,7 @@ import { TenantColumns1763781000000 } from './1763781000000-TenantColumns';
 import { IntegrationsAndDeliveries1763781100000 } from './1763781100000-IntegrationsAndDeliveries';
 import { AccountTokens1763781200000 } from './1763781200000-AccountTokens';
 import { UserNotifications1763781500000 } from './1763781500000-UserNotifications';
+import { OutboxWakeAfterCommit1763781700000 } from './1763781700000-OutboxWakeAfterCommit';
 import { GitHosts1763781600000 } from './1763781600000-GitHosts';
 
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AccountTokens1763781200000,
   UserNotifications1763781500000,
   GitHosts1763781600000,
+  OutboxWakeAfterCommit1763781700000,
 ];

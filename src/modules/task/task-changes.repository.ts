@@ -5,6 +5,7 @@ import { firstRow, preparedRows, setClause } from '../../database/sql';
 import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
+import { OutboxSignal } from '../../queue/outbox-signal';
 import { taskEventsSql } from './task-events.sql';
 import { TASK_FIELDS, TaskRow } from './task.record';
 
@@ -177,14 +178,23 @@ export type MovedTaskRow = TaskRow & { old_project_id: string };
 
 @Injectable()
 export class TaskChangesRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly outbox: OutboxSignal,
+  ) {}
+
+  /** Every write here may have written events into the outbox: wake the relay once they commit. */
+  private written<T>(row: T | undefined, m: EntityManager): T | undefined {
+    if (row !== undefined) this.outbox.afterCommit(m);
+    return row;
+  }
 
   /**
    * Creates a task with its `created` history; undefined when the project is gone or the status is
    * not valid for it. `actorId` null: no user of the service is behind it (an inbound git webhook).
    */
   async create(task: NewTask, actorId: string | null, m: EntityManager = this.ds.manager): Promise<TaskRow | undefined> {
-    return firstRow<TaskRow>(m, CREATE_SQL, [
+    const row = await firstRow<TaskRow>(m, CREATE_SQL, [
       task.workspaceId,
       task.projectId,
       task.status,
@@ -196,6 +206,7 @@ export class TaskChangesRepository {
       task.startDate,
       task.dueDate,
     ]);
+    return this.written(row, m);
   }
 
   /**
@@ -227,7 +238,7 @@ export class TaskChangesRepository {
     const historySql = diff.activities.length
       ? `, history AS (${history(this.draftsSource(diff.activities, param), `${param(actorId)}::uuid`)}), events AS (${taskEventsSql('history', 'changed')})`
       : '';
-    return firstRow<TaskRow>(
+    const row = await firstRow<TaskRow>(
       m,
       `WITH changed AS (
          UPDATE task SET ${assignments}, updated_at = now()
@@ -237,12 +248,13 @@ export class TaskChangesRepository {
        SELECT * FROM changed`,
       params,
     );
+    return diff.activities.length ? this.written(row, m) : row;
   }
 
   /** Moves a task to another project of its workspace (MOVE_SQL); undefined when refused. */
   async move(workspaceId: string, taskId: string, destinationProjectId: string, requestedStatus: string | null, actorId: string): Promise<MovedTaskRow | undefined> {
     const [row] = await preparedRows<MovedTaskRow>(this.ds, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]);
-    return row;
+    return this.written(row, this.ds.manager);
   }
 
   /**
@@ -257,7 +269,7 @@ export class TaskChangesRepository {
     external: ExternalAuthor | null = null,
     m: EntityManager = this.ds.manager,
   ): Promise<ActivityRow | undefined> {
-    return firstRow<ActivityRow>(m, COMMENT_SQL, [
+    const row = await firstRow<ActivityRow>(m, COMMENT_SQL, [
       taskId,
       workspaceId,
       actorId,
@@ -267,6 +279,7 @@ export class TaskChangesRepository {
       external?.source ?? null,
       external?.url ?? null,
     ]);
+    return this.written(row, m);
   }
 
   /** History rows of `drafts` for each row of CTE `changed` (no row changed, no history). */
