@@ -5,7 +5,8 @@
 // Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (10), BENCH_PORT (3111),
 // BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench), REDIS_URL, BENCH_ONLY (comma list),
 // BENCH_DIST (the build to run, default ./dist: point it at another checkout's dist to compare builds),
-// BENCH_ROLES (APP_ROLES of the measured process, default api,worker).
+// BENCH_ROLES (APP_ROLES of the measured process, default api,worker), BENCH_NODE_ARGS (e.g.
+// `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the service under the load).
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
@@ -104,7 +105,8 @@ async function main() {
     APP_ROLES: process.env.BENCH_ROLES ?? 'api,worker',
   };
   const dist = process.env.BENCH_DIST ?? path.join(__dirname, '..', 'dist');
-  const child = spawn(process.execPath, [path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await waitForHealth(child);
     const signUp = await call('POST', '/auth/sign-up/email', { name: 'Bench', email: `bench-${Date.now()}@example.test`, password: 'benchmark-password' });

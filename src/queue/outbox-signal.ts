@@ -5,6 +5,8 @@ import { OutboxWakeRepository } from './outbox-wake.repository';
 
 /** Marks a transaction that wrote outbox rows (QueryRunner.data is TypeORM's per-runner user data). */
 const WROTE_OUTBOX = 'tandemWroteOutbox';
+/** Least time between two notifications of one process. */
+const NOTIFY_GAP_MS = 5;
 
 /**
  * Wakes the outbox relay after outbox rows COMMIT (docs/architecture.md, "The path of an event").
@@ -15,6 +17,7 @@ const WROTE_OUTBOX = 'tandemWroteOutbox';
  * every such commit (measured here: 10 clients writing rows fall from about 3,000 to 700 commits
  * per second when each notifies; docs/benchmarks.md). Outside the transaction, notifications are
  * coalesced: at most one is in flight per process, and wakes asked for meanwhile share the next one.
+ * A process that runs the relay itself (both roles) wakes it directly instead: no round trip.
  * A lost wake costs latency, not an event: the relay also polls (OUTBOX_POLL_MS).
  */
 @Injectable()
@@ -22,6 +25,8 @@ export class OutboxSignal implements OnModuleInit, EntitySubscriberInterface {
   private readonly logger = new Logger(OutboxSignal.name);
   private inFlight = false;
   private again = false;
+  /** The relay of this process, when it runs one (APP_ROLES with worker): woken directly, without a notification. */
+  private localRelay: (() => void) | null = null;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -43,8 +48,14 @@ export class OutboxSignal implements OnModuleInit, EntitySubscriberInterface {
     else this.poke();
   }
 
+  /** The relay of this process registers here; a process running both roles then wakes it directly. */
+  setLocalRelay(wake: () => void): void {
+    this.localRelay = wake;
+  }
+
   /** Wakes the relay now (coalesced with a wake in flight). */
   poke(): void {
+    if (this.localRelay) return this.localRelay();
     if (this.inFlight) {
       this.again = true;
       return;
@@ -60,12 +71,15 @@ export class OutboxSignal implements OnModuleInit, EntitySubscriberInterface {
     );
   }
 
+  /** After a notification, the next (if one was asked for meanwhile) follows NOTIFY_GAP_MS later, gathering more wakes. */
   private settle(): void {
-    this.inFlight = false;
-    if (this.again) {
-      this.again = false;
-      this.poke();
-    }
+    setTimeout(() => {
+      this.inFlight = false;
+      if (this.again) {
+        this.again = false;
+        this.poke();
+      }
+    }, NOTIFY_GAP_MS);
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {

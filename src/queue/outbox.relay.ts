@@ -6,6 +6,7 @@ import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { OutboxListener } from './outbox-listener';
+import { OutboxSignal } from './outbox-signal';
 import { ClaimedOutboxRow, OutboxRepository } from './outbox.repository';
 import { QUEUE_NAMES } from './queues';
 
@@ -13,6 +14,8 @@ const BATCH = 50;
 const QUEUE_TIMEOUT_MS = 5_000;
 /** After a failed publication (Redis away), the next try comes this soon, or at the poll if sooner. */
 const RETRY_MS = 1_000;
+/** Least time between the starts of two drains (see wake()). */
+const GATHER_MS = 10;
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -41,6 +44,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly queues = new Map<string, Queue>();
   private readonly pollMs: number;
   private timer: NodeJS.Timeout | null = null;
+  /** A drain due within GATHER_MS of the previous one. */
+  private soon: NodeJS.Timeout | null = null;
+  private lastDrainAt = 0;
   private inFlight: Promise<void> | null = null;
   /** Woken while a drain ran: that drain may have looked before the new row committed. */
   private wokenMeanwhile = false;
@@ -53,6 +59,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly outbox: OutboxRepository,
     private readonly listener: OutboxListener,
     private readonly moduleRef: ModuleRef,
+    private readonly signal: OutboxSignal,
   ) {
     this.pollMs = config.outboxPollMs;
   }
@@ -66,6 +73,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       this.queues.set(name, queue);
     }
     this.listener.start(() => this.wake());
+    this.signal.setLocalRelay(() => this.wake());
     this.wake();
   }
 
@@ -73,20 +81,41 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.soon) clearTimeout(this.soon);
     await this.listener.stop();
     await this.inFlight;
   }
 
-  /** Drains the outbox now, or right after the drain in progress. */
+  /**
+   * Drains the outbox now, or right after the drain in progress. Drains start at most every
+   * GATHER_MS: under a stream of changes each drain then publishes what gathered meanwhile in one
+   * batch (a few statements for many rows) instead of a drain per row; after a quiet spell the
+   * first wake drains at once.
+   */
   wake(): void {
     if (this.stopped) return;
     if (this.inFlight) {
       this.wokenMeanwhile = true;
       return;
     }
+    if (this.soon) return;
+    const wait = this.lastDrainAt + GATHER_MS - Date.now();
+    if (wait > 0) {
+      this.soon = setTimeout(() => {
+        this.soon = null;
+        this.startDrain();
+      }, wait);
+      return;
+    }
+    this.startDrain();
+  }
+
+  private startDrain(): void {
+    if (this.stopped || this.inFlight) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.wokenMeanwhile = false;
+    this.lastDrainAt = Date.now();
     this.inFlight = this.drain().then((ok) => {
       this.inFlight = null;
       if (ok && this.wokenMeanwhile) this.wake();
