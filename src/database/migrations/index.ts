@@ -10,6 +10,7 @@ import { Outbox1763780900000 } from './1763780900000-Outbox';
 import { TenantColumns1763781000000 } from './1763781000000-TenantColumns';
 import { IntegrationsAndDeliveries1763781100000 } from './1763781100000-IntegrationsAndDeliveries';
 import { AccountTokens1763781200000 } from './1763781200000-AccountTokens';
+import { ClientCompatibility1763781300000 } from './1763781300000-ClientCompatibility';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   TenantColumns1763781000000,
   IntegrationsAndDeliveries1763781100000,
   AccountTokens1763781200000,
+  ClientCompatibility1763781300000,
 ];
