@@ -5,6 +5,12 @@ import { isISO8601, ValidateBy, ValidationOptions, ValidateIf } from 'class-vali
 export const trim = ({ value }: TransformFnParams) => (typeof value === 'string' ? value.trim() : value);
 
 /**
+ * `""` means "none" (null), as clients of the original API send it to unassign or clear a date
+ * (docs/compatibility.md); anything else is left for the validators.
+ */
+export const emptyAsNull = ({ value }: TransformFnParams) => (value === '' ? null : value);
+
+/**
  * The property may be sent as `null` (to clear it); any other value, including a missing one,
  * goes through the validators that follow.
  */

@@ -1,7 +1,8 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation } from '../../database/sql';
+import { isUuid } from '../../common/pipes/id.pipe';
+import { isForeignKeyViolation, isUniqueViolation } from '../../database/sql';
 import { TaskService } from '../task/task.service';
 import { CreateLabelDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelRecord, LabelRow, toLabelRecord } from './label.record';
@@ -77,8 +78,16 @@ export class LabelService {
     });
   }
 
-  /** Takes the label (given as the catalogue label or as the task's copy) off the task; answers the removed copy. */
-  async detach(workspaceId: string, id: string, taskId: string): Promise<LabelRecord> {
+  /**
+   * Takes the label (given as the catalogue label or as the task's copy) off the task; answers the
+   * removed copy. Without `taskId` the label must be a task's copy, which is taken off its task.
+   */
+  async detach(workspaceId: string, id: string, taskId?: string): Promise<LabelRecord> {
+    if (taskId === undefined) {
+      const label = await this.find(this.ds.manager, workspaceId, id);
+      if (label.task_id === null) throw new BadRequestException('taskId is required to detach a workspace label');
+      taskId = label.task_id;
+    }
     if (!(await this.tasks.existsInWorkspace(workspaceId, taskId))) throw new NotFoundException(TASK_NOT_FOUND);
     const row = await this.labels.deleteFromTask(workspaceId, taskId.toLowerCase(), id);
     if (!row) throw new NotFoundException('Label is not attached to this task');

@@ -191,9 +191,9 @@ export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** `KEY-12` → {slug: 'KEY', number: 12}. */
+/** `KEY-12` → {slug: 'KEY', number: 12}; a key is up to 64 letters (any script), digits, `-`, `_`. */
 export function parseTaskKey(q: string): { slug: string; number: number } | null {
-  const m = /^\s*([A-Za-z0-9][A-Za-z0-9_-]{0,49})-(\d{1,9})\s*$/.exec(q);
+  const m = /^\s*([\p{L}\p{N}][\p{L}\p{M}\p{N}_-]{0,63})-(\d{1,9})\s*$/u.exec(q.normalize('NFC'));
   if (!m) return null;
   const n = Number(m[2]);
   return n >= 1 && n <= 2_147_483_647 ? { slug: m[1], number: n } : null;

@@ -16,6 +16,7 @@ import { TaskRepository } from './task.repository';
 
 const NOT_FOUND = 'Task not found';
 const PROJECT_NOT_FOUND = 'Project not found';
+const MOVE_ELSEWHERE = 'Use PUT /task/move/{id} to move a task to another project';
 
 export interface TaskMoveResult {
   task: TaskRecord;
@@ -108,6 +109,8 @@ export class TaskService {
     const workspaceId = scope.workspaceId;
     const cur = await this.tasks.findForUpdate(workspaceId, id, { withSlugs: patch.status !== undefined, lock }, m);
     if (!cur) throw new NotFoundException(NOT_FOUND);
+    // Checked against the row already read: accepting projectId costs no statement.
+    if (patch.projectId !== undefined && patch.projectId.toLowerCase() !== cur.project_id) throw new BadRequestException(MOVE_ELSEWHERE);
     const diff = diffTask(cur, patch);
     if (isEmptyDiff(diff)) return cur;
     if (diff.set.user_id !== undefined) {
