@@ -12,6 +12,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { AdminModule } from './modules/admin/admin.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
+import { ClientConfigModule } from './modules/client-config/client-config.module';
 import { HealthModule } from './modules/health/health.module';
 import { IntegrationsModule } from './modules/integrations/integrations.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
@@ -33,6 +34,7 @@ export const FEATURE_MODULES: Type[] = [
   AuthModule,
   OrganizationModule,
   HealthModule,
+  ClientConfigModule,
   ProjectModule,
   ColumnModule,
   TaskModule,
