@@ -23,7 +23,7 @@ const TASK_JSON = (t: string) => `json_build_object(
 const PROJECT_JSON = (p: string) => `json_build_object(
   'id', ${p}.id, 'workspaceId', ${p}.workspace_id, 'slug', ${p}.slug, 'icon', ${p}.icon, 'name', ${p}.name,
   'description', ${p}.description, 'createdAt', ${iso(`${p}.created_at`)}, 'isPublic', ${p}.is_public,
-  'archivedAt', ${iso(`${p}.archived_at`)})`;
+  'archivedAt', ${iso(`${p}.archived_at`)}, 'position', ${p}.position)`;
 
 const WORKSPACE_JSON = (w: string) => `json_build_object(
   'id', ${w}.id, 'name', ${w}.name, 'slug', ${w}.slug, 'logo', ${w}.logo, 'metadata', ${w}.metadata,

@@ -85,6 +85,11 @@ export class TaskRepository {
     return { rows: found, total, page, pageSize };
   }
 
+  /** Every task of a project, by position in its column (then number): boards and exports. */
+  allInProject(workspaceId: string, projectId: string): Promise<TaskRow[]> {
+    return rows<TaskRow>(this.ds.manager, `SELECT ${TASK_FIELDS} FROM task WHERE project_id = $1 AND workspace_id = $2 ORDER BY position, number`, [projectId, workspaceId]);
+  }
+
   /** Whether a project holds a task with this status (a column that does cannot be deleted). */
   async anyWithStatus(workspaceId: string, projectId: string, status: string, m: EntityManager = this.ds.manager): Promise<boolean> {
     return !!(await firstRow(m, `SELECT 1 FROM task WHERE project_id = $1 AND workspace_id = $2 AND status = $3 LIMIT 1`, [projectId, workspaceId, status]));

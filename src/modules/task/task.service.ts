@@ -46,6 +46,11 @@ export class TaskService {
     return this.tasks.existsInWorkspace(workspaceId, id.toLowerCase(), m);
   }
 
+  /** Every task of a project as rows, by position then number (the public board, exports). */
+  allInProject(workspaceId: string, projectId: string): Promise<TaskRow[]> {
+    return this.tasks.allInProject(workspaceId, projectId);
+  }
+
   /** Whether a project holds a task with this status (for the column module). */
   anyWithStatus(workspaceId: string, projectId: string, status: string, m?: EntityManager): Promise<boolean> {
     return this.tasks.anyWithStatus(workspaceId, projectId, status, m);

@@ -16,6 +16,7 @@ const PROJECT_SHAPE = {
   createdAt: expect.any(String),
   isPublic: false,
   archivedAt: null,
+  position: expect.any(Number),
 };
 
 describe('projects', () => {

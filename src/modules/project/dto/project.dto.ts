@@ -62,3 +62,31 @@ export class ListProjectsQuery {
   @IsIn(['true', 'false'])
   includeArchived?: 'true' | 'false';
 }
+
+export class WorkspaceQuery {
+  @ApiProperty()
+  @IsString()
+  workspaceId: string;
+}
+
+export class ProjectPositionDto {
+  @ApiProperty()
+  @IsString()
+  @MaxLength(100)
+  id: string;
+
+  @ApiProperty({ minimum: 0 })
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  position: number;
+}
+
+export class ReorderProjectsDto {
+  @ApiProperty({ type: [ProjectPositionDto], description: 'projects not listed keep their place; positions are then renumbered 0..n-1' })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => ProjectPositionDto)
+  projects: ProjectPositionDto[];
+}
