@@ -31,6 +31,11 @@ export class TaskRepository {
     return row;
   }
 
+  /** Those of `ids` that are tasks of the workspace (any order). */
+  findManyInWorkspace(workspaceId: string, ids: string[], m: EntityManager = this.ds.manager): Promise<TaskRow[]> {
+    return rows<TaskRow>(m, `SELECT ${TASK_FIELDS} FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2`, [ids, workspaceId]);
+  }
+
   async existsInWorkspace(workspaceId: string, id: string, m: EntityManager = this.ds.manager): Promise<boolean> {
     return !!(await firstRow(m, `SELECT 1 FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]));
   }

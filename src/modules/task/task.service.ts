@@ -46,6 +46,11 @@ export class TaskService {
     return this.tasks.existsInWorkspace(workspaceId, id.toLowerCase(), m);
   }
 
+  /** Those of `ids` (UUIDs) that are tasks of the workspace, as rows (any order). */
+  findManyInWorkspace(workspaceId: string, ids: string[], m?: EntityManager): Promise<TaskRow[]> {
+    return ids.length ? this.tasks.findManyInWorkspace(workspaceId, ids, m) : Promise.resolve([]);
+  }
+
   /** Every task of a project as rows, by position then number (the public board, exports). */
   allInProject(workspaceId: string, projectId: string): Promise<TaskRow[]> {
     return this.tasks.allInProject(workspaceId, projectId);

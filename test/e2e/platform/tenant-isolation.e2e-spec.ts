@@ -22,6 +22,8 @@ describe('tenant isolation of work items', () => {
     const catalogue = (await t.api.get(`/label/workspace/${a.workspaceId}`, a.owner.token)).body[0];
     const entry = (await t.api.post('/time-entry', { taskId: task.id, startTime: '2025-01-01T00:00:00Z' }, a.owner.token)).body;
     const comment = (await t.api.post(`/comment/${task.id}`, { content: 'Secret' }, a.owner.token)).body;
+    const sibling = await createTask(t, a.owner.token, project.id, { title: 'Sibling' });
+    const relation = (await t.api.post('/task-relation', { sourceTaskId: task.id, targetTaskId: sibling.id, relationType: 'blocks' }, a.owner.token)).body;
     const hook = (await t.api.post(`/generic-webhook-integration/project/${project.id}`, { webhookUrl: 'https://hooks.example.com/a/secret-path' }, a.owner.token)).body;
     const [{ id: delivery }] = await sql(
       t.databaseUrl,
@@ -90,6 +92,10 @@ describe('tenant isolation of work items', () => {
       ['PUT', `/comment/${comment.id}`, { content: 'X' }, M],
       ['DELETE', `/comment/${comment.id}`, undefined, M],
       ['GET', `/activity/${task.id}`, undefined, T],
+      ['POST', '/task-relation', { sourceTaskId: task.id, targetTaskId: sibling.id, relationType: 'related' }, T],
+      ['POST', '/task-relation', { sourceTaskId: bTask.id, targetTaskId: task.id, relationType: 'related' }, T],
+      ['GET', `/task-relation/${task.id}`, undefined, T],
+      ['DELETE', `/task-relation/${relation.id}`, undefined, 'Task relation not found'],
       ...['messenger', 'teamchat', 'communitychat', 'generic-webhook'].flatMap((type): [string, string, unknown, string][] => [
         ['GET', `/${type}-integration/project/${project.id}`, undefined, P],
         ['POST', `/${type}-integration/project/${project.id}`, { webhookUrl: 'https://example.com/x' }, P],
@@ -118,7 +124,8 @@ describe('tenant isolation of work items', () => {
               (SELECT content FROM activity WHERE id = $6) AS comment,
               (SELECT count(*)::int FROM project WHERE workspace_id = $7) AS projects,
               (SELECT is_active::text || '/' || updated_at::text FROM integration WHERE id = $8) AS hook,
-              (SELECT status FROM delivery WHERE id = $9) AS delivery`,
+              (SELECT status FROM delivery WHERE id = $9) AS delivery,
+              (SELECT count(*)::int FROM task_relation WHERE workspace_id = $7) AS relations`,
       [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery],
     );
     expect(state).toEqual({
@@ -131,6 +138,7 @@ describe('tenant isolation of work items', () => {
       projects: 1,
       hook: expect.stringMatching(/^true\//),
       delivery: 'failed',
+      relations: 1,
     });
     expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, a.owner.token)).body).toEqual(hook);
     expect((await t.api.get(`/task/${task.id}`, a.owner.token)).body).toEqual(task);
@@ -150,6 +158,7 @@ describe('tenant isolation of work items', () => {
       ['/time-entry/task/nope', 'Task not found'],
       ['/comment/nope', 'Task not found'],
       ['/activity/nope', 'Task not found'],
+      ['/task-relation/nope', 'Task not found'],
       ['/messenger-integration/project/nope', 'Project not found'],
       ['/generic-webhook-integration/project/nope/deliveries', 'Project not found'],
     ]) {
