@@ -23,6 +23,7 @@ import { ColumnModule } from './modules/column/column.module';
 import { LabelModule } from './modules/label/label.module';
 import { ProjectModule } from './modules/project/project.module';
 import { TaskModule } from './modules/task/task.module';
+import { TaskBulkModule } from './modules/task-bulk/task-bulk.module';
 import { TaskRelationModule } from './modules/task-relation/task-relation.module';
 import { TimeEntryModule } from './modules/time-entry/time-entry.module';
 import { NetModule } from './common/net/net.module';
@@ -40,6 +41,7 @@ export const FEATURE_MODULES: Type[] = [
   ColumnModule,
   TaskModule,
   TaskRelationModule,
+  TaskBulkModule,
   LabelModule,
   TimeEntryModule,
   ActivityModule,

@@ -94,6 +94,51 @@ export class LabelService {
     return toLabelRecord(row);
   }
 
+  /** The labels on each of the tasks (by name), for exports: task id → its labels. */
+  async onTasks(workspaceId: string, taskIds: string[]): Promise<Map<string, LabelRecord[]>> {
+    const out = new Map<string, LabelRecord[]>();
+    if (!taskIds.length) return out;
+    for (const row of await this.labels.listOnTasks(workspaceId, taskIds)) {
+      const list = out.get(row.task_id!) ?? [];
+      list.push(toLabelRecord(row));
+      out.set(row.task_id!, list);
+    }
+    return out;
+  }
+
+  /**
+   * Puts the label named `name` on the task in `m`'s transaction: the catalogue label of that
+   * name (made with `color` when there is none; an existing one keeps its color) is copied onto
+   * the task unless the task has a label of that name already. For imports.
+   */
+  async attachByName(workspaceId: string, taskId: string, name: string, color: string, m: EntityManager): Promise<void> {
+    const catalogue = await this.labels.ensureInCatalogue(workspaceId, name, color, m);
+    await this.copyOnto(m, catalogue, taskId);
+  }
+
+  /**
+   * Puts a label (a catalogue label, or a task's copy standing for its catalogue label) on each of
+   * the tasks of the workspace in `m`'s transaction; answers how many tasks got it (a task that
+   * already has a label of that name is left as it is). 404 when the label is not the workspace's.
+   */
+  async attachToMany(workspaceId: string, labelId: string, taskIds: string[], m: EntityManager): Promise<number> {
+    if (!isUuid(labelId)) throw new NotFoundException(NOT_FOUND);
+    const label = await this.find(m, workspaceId, labelId.toLowerCase());
+    const catalogue = label.task_id === null ? label : label.catalog_label_id ? await this.labels.findInWorkspace(workspaceId, label.catalog_label_id, m) : undefined;
+    if (!catalogue) throw new NotFoundException(NOT_FOUND);
+    try {
+      return (await this.labels.copyOntoTasks(workspaceId, catalogue, taskIds, m)).length;
+    } catch (err) {
+      if (isForeignKeyViolation(err)) throw new NotFoundException(TASK_NOT_FOUND); // a task was deleted meanwhile
+      throw err;
+    }
+  }
+
+  /** Takes the label named `name` (case-insensitive) off each of the tasks in `m`'s transaction; answers how many had it. */
+  async detachByNameFromMany(workspaceId: string, name: string, taskIds: string[], m: EntityManager): Promise<number> {
+    return new Set(await this.labels.deleteByNameFromTasks(workspaceId, taskIds, name, m)).size;
+  }
+
   private async find(m: EntityManager, workspaceId: string, id: string): Promise<LabelRow> {
     const row = await this.labels.findInWorkspace(workspaceId, id, m);
     if (!row) throw new NotFoundException(NOT_FOUND);

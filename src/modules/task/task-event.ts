@@ -24,9 +24,13 @@ export const TASK_EVENT_NAMES: Record<TaskEventKind, string> = {
   taskCommentCreated: 'task.comment_created',
 };
 
-/** History row type → event kind; history rows of other types (moved, assigned, …) emit nothing. */
+/**
+ * History row type → event kind; history rows of other types (moved, assigned, …) emit nothing.
+ * An imported task is a creation like any other (docs/compatibility.md, "Export and import").
+ */
 export const EVENT_KIND_OF_HISTORY: Record<string, TaskEventKind> = {
   created: 'taskCreated',
+  imported: 'taskCreated',
   status_changed: 'taskStatusChanged',
   priority_changed: 'taskPriorityChanged',
   title_changed: 'taskTitleChanged',

@@ -96,6 +96,18 @@ describe('tenant isolation of work items', () => {
       ['POST', '/task-relation', { sourceTaskId: bTask.id, targetTaskId: task.id, relationType: 'related' }, T],
       ['GET', `/task-relation/${task.id}`, undefined, T],
       ['DELETE', `/task-relation/${relation.id}`, undefined, 'Task relation not found'],
+      ['GET', `/task/export/${project.id}`, undefined, P],
+      ['POST', `/task/import/${project.id}`, { tasks: [{ title: 'X', status: 'to-do' }] }, P],
+      ...['updateStatus', 'updatePriority', 'updateAssignee', 'updateDueDate', 'removeLabel', 'delete'].map((operation): [string, string, unknown, string] => [
+        'PATCH',
+        '/task/bulk',
+        { taskIds: [task.id], operation, value: { updateStatus: 'done', updatePriority: 'high', updateAssignee: null, updateDueDate: null, removeLabel: 'Secret', delete: undefined }[operation] },
+        T,
+      ]),
+      // B's own task beside A's: one task B cannot see makes it all unseen.
+      ['PATCH', '/task/bulk', { taskIds: [bTask.id, task.id], operation: 'updateStatus', value: 'done' }, T],
+      ['PATCH', '/task/bulk', { taskIds: [bTask.id], operation: 'addLabel', value: catalogue.id }, L],
+      ['PUT', `/project/reorder?workspaceId=${a.workspaceId}`, { projects: [{ id: project.id, position: 3 }] }, W],
       ...['messenger', 'teamchat', 'communitychat', 'generic-webhook'].flatMap((type): [string, string, unknown, string][] => [
         ['GET', `/${type}-integration/project/${project.id}`, undefined, P],
         ['POST', `/${type}-integration/project/${project.id}`, { webhookUrl: 'https://example.com/x' }, P],
@@ -113,6 +125,12 @@ describe('tenant isolation of work items', () => {
       expect([method, path, res.status, res.body]).toEqual([method, path, 404, { message }]);
     }
 
+    // A's project in B's own reorder is refused as any id that is not B's is (so it tells nothing).
+    for (const id of [project.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await t.api.put(`/project/reorder?workspaceId=${b.workspaceId}`, { projects: [{ id, position: 3 }] }, b.owner.token);
+      expect([res.status, res.body]).toEqual([400, { message: `Project ${id} does not belong to this workspace` }]);
+    }
+
     // Nothing of workspace A changed.
     const [state] = await sql(
       t.databaseUrl,
@@ -125,7 +143,9 @@ describe('tenant isolation of work items', () => {
               (SELECT count(*)::int FROM project WHERE workspace_id = $7) AS projects,
               (SELECT is_active::text || '/' || updated_at::text FROM integration WHERE id = $8) AS hook,
               (SELECT status FROM delivery WHERE id = $9) AS delivery,
-              (SELECT count(*)::int FROM task_relation WHERE workspace_id = $7) AS relations`,
+              (SELECT count(*)::int FROM task_relation WHERE workspace_id = $7) AS relations,
+              (SELECT string_agg(position::text, ',' ORDER BY position) FROM project WHERE workspace_id = $7) AS positions,
+              (SELECT count(*)::int FROM label WHERE task_id = $3) AS task_labels`,
       [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery],
     );
     expect(state).toEqual({
@@ -139,6 +159,8 @@ describe('tenant isolation of work items', () => {
       hook: expect.stringMatching(/^true\//),
       delivery: 'failed',
       relations: 1,
+      positions: '0',
+      task_labels: 1,
     });
     expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, a.owner.token)).body).toEqual(hook);
     expect((await t.api.get(`/task/${task.id}`, a.owner.token)).body).toEqual(task);
