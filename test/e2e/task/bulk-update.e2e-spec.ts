@@ -158,6 +158,7 @@ describe('permissions and input', () => {
       [{ taskIds: [], operation: 'delete' }, 'taskIds must contain at least 1 elements'],
       [{ taskIds: Array.from({ length: 501 }, () => randomUUID()), operation: 'delete' }, 'taskIds must contain no more than 500 elements'],
       [{ taskIds: ids, operation: 'archive' }, 'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, delete'],
+      [{ taskIds: ids, operation: '__proto__', value: 'x' }, 'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, delete'],
       [{ taskIds: ids, operation: 'updateStatus' }, 'value must be a status (1-100 characters)'],
       [{ taskIds: ids, operation: 'updateStatus', value: '' }, 'value must be a status (1-100 characters)'],
       [{ taskIds: ids, operation: 'updatePriority', value: 'huge' }, 'value must be one of the following values: no-priority, low, medium, high, urgent'],

@@ -100,6 +100,12 @@ const VALUE_RULES: Record<BulkOperation, { ok: (v: unknown) => boolean; message:
   delete: { ok: () => true, message: '' },
 };
 
+/** The value rule of the request's operation; undefined for an operation that is not one (`__proto__` included). */
+const valueRule = (dto: object | undefined) => {
+  const operation = (dto as { operation?: unknown } | undefined)?.operation;
+  return typeof operation === 'string' && Object.hasOwn(VALUE_RULES, operation) ? VALUE_RULES[operation as BulkOperation] : undefined;
+};
+
 export class BulkUpdateDto {
   @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_BULK, description: 'tasks of one workspace' })
   @IsArray()
@@ -121,11 +127,12 @@ export class BulkUpdateDto {
   @ValidateBy({
     name: 'bulkValue',
     validator: {
+      // An unknown operation is refused by its own check; its value is not judged.
       validate: (v, args) => {
-        const rule = VALUE_RULES[(args?.object as BulkUpdateDto).operation];
+        const rule = valueRule(args?.object);
         return !rule || rule.ok(v);
       },
-      defaultMessage: (args) => VALUE_RULES[(args?.object as BulkUpdateDto).operation]?.message ?? 'value is not valid',
+      defaultMessage: (args) => valueRule(args?.object)?.message ?? 'value is not valid',
     },
   })
   value?: unknown;
