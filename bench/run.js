@@ -3,7 +3,9 @@
 // measures the hot endpoints with autocannon (10 connections). Prints a table; with
 // BENCH_EXPLAIN=1 (default) also prints EXPLAIN ANALYZE of the search statement.
 // Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (10), BENCH_PORT (3111),
-// BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench), REDIS_URL, BENCH_ONLY (comma list).
+// BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench), REDIS_URL, BENCH_ONLY (comma list),
+// BENCH_DIST (the build to run, default ./dist: point it at another checkout's dist to compare builds),
+// BENCH_ROLES (APP_ROLES of the measured process, default api,worker).
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
@@ -88,9 +90,10 @@ async function main() {
     RATE_LIMIT_AUTH: '0',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
     QUEUE_PREFIX: 'bench',
-    APP_ROLES: 'api,worker',
+    APP_ROLES: process.env.BENCH_ROLES ?? 'api,worker',
   };
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const dist = process.env.BENCH_DIST ?? path.join(__dirname, '..', 'dist');
+  const child = spawn(process.execPath, [path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await waitForHealth(child);
     const signUp = await call('POST', '/auth/sign-up/email', { name: 'Bench', email: `bench-${Date.now()}@example.test`, password: 'benchmark-password' });
@@ -117,6 +120,8 @@ async function main() {
     const nextLabel = counter();
     const nextEntry = counter();
     const nextMove = counter();
+    const nextStatus = counter();
+    const statusIds = (await db.query(`SELECT id FROM task WHERE project_id = $1 ORDER BY number DESC LIMIT 500`, [pb])).rows.map((r) => r.id);
     const location = new Map(moveIds.map((id) => [id, pa]));
     const scenarios = [
       ['search selective (type all)', { requests: [{ method: 'GET', path: '/api/search?q=quokka', headers: auth }] }],
@@ -137,6 +142,23 @@ async function main() {
                 const dest = location.get(id) === pa ? pb : pa;
                 location.set(id, dest);
                 return { ...r, path: `/api/task/move/${id}`, body: JSON.stringify({ destinationProjectId: dest }) };
+              },
+            },
+          ],
+        },
+      ],
+      [
+        // Every request changes the status (to-do ↔ done by rounds): a history row and a task event each.
+        'PUT /task/status/:id',
+        {
+          requests: [
+            {
+              method: 'PUT',
+              headers: auth,
+              setupRequest: (r) => {
+                const n = nextStatus();
+                const status = Math.floor(n / statusIds.length) % 2 ? 'to-do' : 'done';
+                return { ...r, path: `/api/task/status/${statusIds[n % statusIds.length]}`, body: JSON.stringify({ status }) };
               },
             },
           ],
