@@ -57,6 +57,17 @@ async function call(method, p, body, token) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); null elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 function run(name, opts) {
   return new Promise((resolve, reject) => {
     autocannon({ url: BASE, connections: CONNECTIONS, duration: DURATION, ...opts }, (err, r) => {
@@ -213,15 +224,21 @@ async function main() {
         continue;
       }
       await run(name, { ...opts, duration: 2 }); // warm-up
-      rows.push(await run(name, opts));
+      // The service's own CPU per request is far less sensitive than req/s to whatever else the
+      // machine is doing, so it compares builds even on a busy machine.
+      const cpuBefore = cpuMs(child.pid);
+      const row = await run(name, opts);
+      const cpuAfter = cpuMs(child.pid);
+      row.cpuPerReq = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / row.total;
+      rows.push(row);
     }
 
     console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
-    console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx | errors |');
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx | errors | service CPU ms/req |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
-      if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | |`);
-      else console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
+      if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | |`);
+      else console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.cpuPerReq === null ? '–' : r.cpuPerReq.toFixed(3)} |`);
     }
 
     if (process.env.BENCH_EXPLAIN !== '0') {

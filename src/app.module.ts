@@ -15,6 +15,8 @@ import { AuthModule } from './modules/auth/auth.module';
 import { ClientConfigModule } from './modules/client-config/client-config.module';
 import { HealthModule } from './modules/health/health.module';
 import { IntegrationsModule } from './modules/integrations/integrations.module';
+import { NotificationPreferencesModule } from './modules/notification-preferences/notification-preferences.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationModule } from './modules/organization/organization.module';
 import { SearchModule } from './modules/search/search.module';
@@ -48,6 +50,8 @@ export const FEATURE_MODULES: Type[] = [
   SearchModule,
   OAuthModule,
   IntegrationsModule,
+  NotificationPreferencesModule,
+  NotificationsModule,
   AdminModule,
 ];
 

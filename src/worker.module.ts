@@ -2,15 +2,17 @@ import { Module } from '@nestjs/common';
 import { AccountEmailModule } from './modules/auth/account-email.module';
 import { DeliveryWorkerModule } from './modules/integrations/channels/delivery-worker.module';
 import { MailWorkerModule } from './modules/mail/mail-worker.module';
+import { NotificationWorkerModule } from './modules/notifications/delivery/notification-worker.module';
 import { InvitationEmailModule } from './modules/organization/invitation-email.module';
 import { OutboxRelayModule } from './queue/outbox.module';
 
 /**
  * The worker role: the outbox relay, the queue processors and what they need (email composers
- * with the repositories they read; the fan-out of task events and the channel deliveries). @nestjs/bullmq starts a consumer for every processor it finds,
+ * with the repositories they read; the fan-out of task events, the integrations' channel
+ * deliveries and users' notifications). @nestjs/bullmq starts a consumer for every processor it finds,
  * so processors live only in modules imported here, never in API-only processes; and no module
  * here may declare a controller, since a worker-only process serves no HTTP
  * (test/e2e/queue/worker-role.e2e-spec.ts checks both).
  */
-@Module({ imports: [OutboxRelayModule, MailWorkerModule, InvitationEmailModule, AccountEmailModule, DeliveryWorkerModule] })
+@Module({ imports: [OutboxRelayModule, MailWorkerModule, InvitationEmailModule, AccountEmailModule, DeliveryWorkerModule, NotificationWorkerModule] })
 export class WorkerModule {}

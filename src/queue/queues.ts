@@ -11,6 +11,11 @@ export enum QueueName {
   DeliverTeamchat = 'deliver-teamchat',
   DeliverCommunitychat = 'deliver-communitychat',
   DeliverGenericWebhook = 'deliver-generic-webhook',
+  /** One delivery (or a batch: docs/notifications.md) of a user's notification on one of their channels (job data: the delivery id). */
+  NotifyEmail = 'notify-email',
+  NotifyTopicpush = 'notify-topicpush',
+  NotifyServerpush = 'notify-serverpush',
+  NotifyWebhook = 'notify-webhook',
 }
 
 export interface QueueSpec {
@@ -63,6 +68,11 @@ export const QUEUES: Record<QueueName, QueueSpec> = {
   [QueueName.DeliverTeamchat]: DELIVERY,
   [QueueName.DeliverCommunitychat]: DELIVERY,
   [QueueName.DeliverGenericWebhook]: DELIVERY,
+  // Notification emails share the SMTP pool of the email queue (as many connections as its concurrency).
+  [QueueName.NotifyEmail]: { ...DELIVERY, concurrency: 4 },
+  [QueueName.NotifyTopicpush]: DELIVERY,
+  [QueueName.NotifyServerpush]: DELIVERY,
+  [QueueName.NotifyWebhook]: DELIVERY,
 };
 
 export const QUEUE_NAMES: readonly QueueName[] = Object.values(QueueName);

@@ -16,4 +16,6 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedTable[] = [
   { table: 'account', key: 'id', columns: ['access_token', 'refresh_token', 'id_token'] },
   // Integration secrets: bot token, webhook URL, signing secret and the one it replaced (src/modules/integrations).
   { table: 'integration', key: 'id', columns: ['bot_token', 'webhook_url', 'secret', 'previous_secret'] },
+  // A user's push tokens and webhook signing secrets, current and replaced (src/modules/notification-preferences).
+  { table: 'notification_preference', key: 'user_id', columns: ['topicpush_token', 'serverpush_token', 'webhook_secret', 'webhook_previous_secret'] },
 ];

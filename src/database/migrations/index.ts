@@ -10,7 +10,8 @@ import { Outbox1763780900000 } from './1763780900000-Outbox';
 import { TenantColumns1763781000000 } from './1763781000000-TenantColumns';
 import { IntegrationsAndDeliveries1763781100000 } from './1763781100000-IntegrationsAndDeliveries';
 import { AccountTokens1763781200000 } from './1763781200000-AccountTokens';
-import { ClientCompatibility1763781300000 } from './1763781300000-ClientCompatibility';
+import { UserNotifications1763781500000 } from './1763781500000-UserNotifications';
+import { ClientCompatibility1763781600000 } from './1763781600000-ClientCompatibility';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -24,5 +25,6 @@ export const MIGRATIONS = [
   TenantColumns1763781000000,
   IntegrationsAndDeliveries1763781100000,
   AccountTokens1763781200000,
-  ClientCompatibility1763781300000,
+  UserNotifications1763781500000,
+  ClientCompatibility1763781600000,
 ];

@@ -37,7 +37,8 @@ export class MailerService implements OnApplicationShutdown {
     return this.transport !== null;
   }
 
-  async send(message: EmailMessage): Promise<{ messageId: string }> {
+  /** Sends the message; answers its id and the SMTP reply code of the acceptance (null when the server gave none). */
+  async send(message: EmailMessage): Promise<{ messageId: string; smtpCode: number | null }> {
     if (!this.transport) throw new Error('SMTP is not configured');
     const info = await this.transport.sendMail({
       from: this.from,
@@ -46,7 +47,8 @@ export class MailerService implements OnApplicationShutdown {
       text: message.text,
       html: message.html,
     });
-    return { messageId: info.messageId };
+    const code = /^\d{3}/.exec(String(info.response ?? ''));
+    return { messageId: info.messageId, smtpCode: code ? Number(code[0]) : null };
   }
 
   onApplicationShutdown(): void {
@@ -62,4 +64,21 @@ export class MailerService implements OnApplicationShutdown {
 export function isPermanentSmtpError(err: any): boolean {
   const code = Number(err?.responseCode);
   return (err?.code === 'EENVELOPE' || err?.code === 'EMESSAGE') && code >= 500 && code < 600;
+}
+
+/**
+ * A short description of an SMTP failure for a delivery record: by its codes, never its message,
+ * which may name the server or the addresses.
+ */
+export function describeSmtpError(err: any): string {
+  const reply = Number(err?.responseCode);
+  if (reply >= 200 && reply < 600) return `SMTP ${reply}: the server refused the message`;
+  const code = String(err?.code ?? '');
+  const text = String(err?.message ?? '');
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(text)) return 'SMTP server refused the connection';
+  if (code === 'ETIMEDOUT' || /timeout|greeting never received/i.test(text)) return 'SMTP server did not answer in time';
+  if (code === 'EAUTH') return 'SMTP authentication failed';
+  if (code === 'ETLS') return 'SMTP TLS error';
+  if (/ECONNRESET|closed/i.test(text)) return 'SMTP connection closed unexpectedly';
+  return `SMTP error${/^[A-Z_]{2,20}$/.test(code) ? ` (${code})` : ''}`;
 }

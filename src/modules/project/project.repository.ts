@@ -31,6 +31,12 @@ export class ProjectRepository {
     );
   }
 
+  /** Which of `ids` (UUIDs) are projects of the workspace. */
+  async idsInWorkspace(workspaceId: string, ids: readonly string[]): Promise<string[]> {
+    const found = await rows<{ id: string }>(this.ds.manager, `SELECT id FROM project WHERE workspace_id = $1 AND id = ANY($2::uuid[])`, [workspaceId, ids]);
+    return found.map((r) => r.id);
+  }
+
   findInWorkspace(workspaceId: string, id: string): Promise<ProjectRow | undefined> {
     return firstRow<ProjectRow>(this.ds.manager, `SELECT ${PROJECT_FIELDS} FROM project WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
   }

@@ -20,6 +20,12 @@ export class ProjectService {
     private readonly columns: ColumnService,
   ) {}
 
+  /** True when every id of `ids` (UUIDs) is a project of the workspace (other modules ask this, e.g. notification rules). */
+  async allInWorkspace(workspaceId: string, ids: readonly string[]): Promise<boolean> {
+    const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+    return (await this.projects.idsInWorkspace(workspaceId, unique)).length === unique.length;
+  }
+
   async list(workspaceId: string, includeArchived: boolean): Promise<ProjectRecord[]> {
     return (await this.projects.listInWorkspace(workspaceId, includeArchived)).map(toProjectRecord);
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { firstRow, rows } from '../../database/sql';
+import { timeEntryEventSql } from '../task/task-events.sql';
 import { TIME_ENTRY_FIELDS, TimeEntryRow } from './time-entry.record';
 
 /** The permission guard's way from a time entry id to its workspace (ScopeRegistry kind `time-entry`). */
@@ -19,12 +20,19 @@ export interface TimeEntryFields {
 export class TimeEntryRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** A foreign key violation when the task no longer exists. */
+  /**
+   * Inserts the entry and, in the same statement, its task event (`timeEntryCreated` through the
+   * outbox: docs/notifications.md), so the entry and its event commit together. A foreign key
+   * violation when the task no longer exists.
+   */
   insert(workspaceId: string, taskId: string, authorId: string, fields: TimeEntryFields): Promise<TimeEntryRow> {
     return firstRow<TimeEntryRow>(
       this.ds.manager,
-      `INSERT INTO time_entry (workspace_id, task_id, user_id, description, start_time, end_time, duration)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${TIME_ENTRY_FIELDS}`,
+      `WITH entry AS (
+         INSERT INTO time_entry (workspace_id, task_id, user_id, description, start_time, end_time, duration)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${TIME_ENTRY_FIELDS}
+       ), events AS (${timeEntryEventSql('entry')})
+       SELECT * FROM entry`,
       [workspaceId, taskId, authorId, fields.description, fields.startTime, fields.endTime, fields.duration],
     ) as Promise<TimeEntryRow>;
   }

@@ -71,6 +71,24 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
     // A wrong current password: the owner's password stays what the other routes expect.
     ['POST', '/auth/change-password', { currentPassword: 'not the password', newPassword: 'password2', revokeOtherSessions: true }],
     ['POST', '/auth/revoke-session', { id: '00000000-0000-4000-8000-000000000000' }],
+    [
+      'PUT',
+      '/notification-preferences',
+      {
+        emailEnabled: true,
+        topicpushEnabled: true,
+        topicpushServerUrl: 'https://ntfy.example.com',
+        topicpushTopic: 't',
+        topicpushToken: 'tk',
+        serverpushEnabled: true,
+        serverpushServerUrl: 'https://push.example.com',
+        serverpushToken: 'st',
+        webhookEnabled: true,
+        webhookUrl: 'https://hooks.example.com/me',
+        webhookSecret: 's',
+      },
+    ],
+    ['PUT', `/notification-preferences/workspaces/${ws}`, { isActive: true, emailEnabled: false, topicpushEnabled: false, serverpushEnabled: false, webhookEnabled: false, projectMode: 'selected', selectedProjectIds: [p.id] }],
     ['PUT', `/project/reorder?workspaceId=${ws}`, { projects: [{ id: p.id, position: 0 }] }],
     ['POST', '/task-relation', { sourceTaskId: task.id, targetTaskId: task2.id, relationType: 'related' }],
     ['POST', `/task/import/${p2.id}`, { tasks: [{ title: 't', status: 'to-do' }] }],
@@ -135,6 +153,7 @@ it('no nested body field or read route answers 500 or a body other than {message
     ['POST', '/auth/api-key/delete', (v) => ({ keyId: v })],
     ['POST', `/generic-webhook-integration/project/${p.id}`, (v) => ({ webhookUrl: 'https://example.com/h', events: { taskCreated: v } })],
     ['PATCH', `/teamchat-integration/project/${p.id}`, (v) => ({ events: { [String(v)]: true } })],
+    ['PUT', `/notification-preferences/workspaces/${ws}`, (v) => ({ selectedProjectIds: [v] })],
     ['PUT', `/project/reorder?workspaceId=${ws}`, (v) => ({ projects: [{ id: v, position: 1 }] })],
     ['PUT', `/project/reorder?workspaceId=${ws}`, (v) => ({ projects: [{ id: p.id, position: v }] })],
     ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [v] })],
@@ -162,9 +181,10 @@ it('no nested body field or read route answers 500 or a body other than {message
     `/project?workspaceId=${ws}&workspaceId=${ws}`,
     `/auth/api-key/list`, `/auth/get-session`, `/oauth/id-token`, `/auth/list-sessions`, `/auth/organization/list-user-invitations`,
     `/auth/verify-email?token=`, `/auth/verify-email?token=x&token=y`, `/auth/verify-email?token=x&callbackURL=%00`, `/auth/verify-email?token[a]=1`,
-    ...['limit=0', 'limit=1e3', 'limit=99999999999999999999', 'limit=%20', 'before=', 'before=x', 'before=00000000-0000-0000-0000-000000000000', 'before=a&before=b', 'limit[a]=1'].map(
-      (q) => `/messenger-integration/project/${p.id}/deliveries?${q}`,
+    ...['limit=0', 'limit=1e3', 'limit=99999999999999999999', 'limit=%20', 'before=', 'before=x', 'before=00000000-0000-0000-0000-000000000000', 'before=a&before=b', 'limit[a]=1'].flatMap(
+      (q) => [`/messenger-integration/project/${p.id}/deliveries?${q}`, `/notification?${q}`],
     ),
+    `/notification/unread-count`, `/notification-preferences`,
   ];
   for (const g of gets) {
     const res = await t.api.get(g, tok);

@@ -110,6 +110,14 @@ async function seed(hex: string): Promise<Record<string, Record<string, string |
     );
     for (const [c, v] of Object.entries(secrets)) put(`integration.${c}`, row.id, v);
   }
+  // A user's notification tokens and webhook secrets (one column empty).
+  const prefs = { topicpush_token: 'tk-topic-token', serverpush_token: null, webhook_secret: 'hook-secret', webhook_previous_secret: 'hook-old-secret' };
+  await sql(
+    t.databaseUrl,
+    `INSERT INTO notification_preference (user_id, topicpush_token, serverpush_token, webhook_secret, webhook_previous_secret) VALUES ($1, $2, $3, $4, $5)`,
+    [owner.user.id, ...(['topicpush_token', 'serverpush_token', 'webhook_secret', 'webhook_previous_secret'] as const).map((c) => a.encryptNullable(prefs[c]))],
+  );
+  for (const [c, v] of Object.entries(prefs)) put(`notification_preference.${c}`, owner.user.id, v);
   return plain;
 }
 
@@ -128,7 +136,9 @@ describe('npm run rotate-keys', () => {
     // account: 2 access tokens (v1) + 1 refresh token; the id token was already under B. integration: 4 values.
     expect(first.out).toContain(`account: re-encrypted 3 values in 2 rows; 4 of 4 values are under key ${ID_B}`);
     expect(first.out).toContain(`integration: re-encrypted 4 values in 2 rows; 4 of 4 values are under key ${ID_B}`);
+    expect(first.out).toContain(`notification_preference: re-encrypted 3 values in 1 rows; 3 of 3 values are under key ${ID_B}`);
     expect(first.out).not.toContain('bot-token');
+    expect(first.out).not.toContain('hook-secret');
 
     const after = await stored();
     const onlyB = underKey(KEY_B);
@@ -172,7 +182,7 @@ describe('npm run rotate-keys', () => {
     expect(run.out).not.toContain('sealed under a key nobody has');
     const after = await stored();
     for (const col of ['account.access_token', 'account.refresh_token', 'account.id_token']) expect(after[col]).toEqual(before[col]);
-    for (const col of ['integration.bot_token', 'integration.webhook_url', 'integration.secret', 'integration.previous_secret']) {
+    for (const col of ['integration.bot_token', 'integration.webhook_url', 'integration.secret', 'integration.previous_secret', 'notification_preference.webhook_secret']) {
       for (const v of Object.values(after[col])) if (v !== null) expect(v).toMatch(new RegExp(`^v2:${ID_B}:`));
     }
   });

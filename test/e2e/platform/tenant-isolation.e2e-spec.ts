@@ -32,6 +32,14 @@ describe('tenant isolation of work items', () => {
       [a.workspaceId, project.id, hook.id],
     );
 
+    // An in-app notification of A's owner, about A's task (as the worker writes them).
+    const [{ id: note }] = await sql(
+      t.databaseUrl,
+      `INSERT INTO notification (workspace_id, user_id, event_id, type, title, content, task_id, project_id)
+       VALUES ($1, $2, gen_random_uuid(), 'task.assigned', 'Secret', 'Secret', $3, $4) RETURNING id`,
+      [a.workspaceId, a.owner.user.id, task.id, project.id],
+    );
+
     const b = await ownerWithWorkspace(t);
     const bProject = await createProject(t, b.owner.token, b.workspaceId);
     const bTask = await createTask(t, b.owner.token, bProject.id);
@@ -119,6 +127,11 @@ describe('tenant isolation of work items', () => {
       // B's own project, A's delivery: the delivery is not B's project's.
       ['POST', `/generic-webhook-integration/project/${bProject.id}/deliveries/${delivery}/redeliver`, undefined, 'Delivery not found'],
       ['GET', `/generic-webhook-integration/project/${bProject.id}/deliveries?before=${delivery}`, undefined, 'Delivery not found'],
+      // Notification rules of a workspace B is not a member of; A's own notifications.
+      ['PUT', `/notification-preferences/workspaces/${a.workspaceId}`, { isActive: false }, W],
+      ['DELETE', `/notification-preferences/workspaces/${a.workspaceId}`, undefined, W],
+      ['PATCH', `/notification/${note}/read`, undefined, 'Notification not found'],
+      ['GET', `/notification?before=${note}`, undefined, 'Notification not found'],
     ];
     for (const [method, path, body, message] of cases) {
       const res = await t.api.request(method, path, body, { token: b.owner.token });
@@ -145,8 +158,10 @@ describe('tenant isolation of work items', () => {
               (SELECT status FROM delivery WHERE id = $9) AS delivery,
               (SELECT count(*)::int FROM task_relation WHERE workspace_id = $7) AS relations,
               (SELECT string_agg(position::text, ',' ORDER BY position) FROM project WHERE workspace_id = $7) AS positions,
-              (SELECT count(*)::int FROM label WHERE task_id = $3) AS task_labels`,
-      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery],
+              (SELECT count(*)::int FROM label WHERE task_id = $3) AS task_labels,
+              (SELECT is_read FROM notification WHERE id = $10) AS note_read,
+              (SELECT count(*)::int FROM notification_rule) AS rules`,
+      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery, note],
     );
     expect(state).toEqual({
       project: project.name,
@@ -161,6 +176,8 @@ describe('tenant isolation of work items', () => {
       relations: 1,
       positions: '0',
       task_labels: 1,
+      note_read: false,
+      rules: 0,
     });
     expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, a.owner.token)).body).toEqual(hook);
     expect((await t.api.get(`/task/${task.id}`, a.owner.token)).body).toEqual(task);
@@ -189,5 +206,8 @@ describe('tenant isolation of work items', () => {
     }
     expect((await t.api.put('/comment/nope', { content: 'x' }, owner.token)).body).toEqual({ message: 'Comment not found' });
     expect((await t.api.put('/column/nope', { name: 'x' }, owner.token)).body).toEqual({ message: 'Column not found' });
+    expect((await t.api.patch('/notification/nope/read', {}, owner.token)).body).toEqual({ message: 'Notification not found' });
+    expect((await t.api.put('/notification-preferences/workspaces/nope', {}, owner.token)).body).toEqual({ message: 'Workspace not found' });
+    expect((await t.api.delete('/notification-preferences/workspaces/nope', owner.token)).body).toEqual({ message: 'Workspace not found' });
   });
 });

@@ -1,4 +1,4 @@
-import { TaskEventKind } from '../../task/task-event';
+import { EventKind, TaskEventKind } from '../../task/task-event';
 import { changeText, EventView } from './event-view';
 import { charLength, neutraliseMentions, truncate } from './text';
 
@@ -36,7 +36,7 @@ const safe = (s: string, max: number) => truncate(neutraliseMentions(s || '—')
  * Lengths respect the service's limits (title 256, description 4096, field value 1024, an embed
  * 6000 in all), cut with ….
  */
-export function communitychatMessage(view: EventView, kind: TaskEventKind): CommunitychatMessage {
+export function communitychatMessage(view: EventView, kind: EventKind): CommunitychatMessage {
   const L = COMMUNITYCHAT_LIMITS;
   const title = safe(view.heading, L.title);
   const fields = [
@@ -49,7 +49,7 @@ export function communitychatMessage(view: EventView, kind: TaskEventKind): Comm
   const description = safe([view.summary, ...view.changes.map((c) => changeText(c))].join('\n'), Math.min(L.description, L.embedTotal - used));
   return {
     content: safe(`${view.summary}: ${view.heading}`, L.content),
-    embeds: [{ title, description, url: view.taskUrl, color: COLORS[kind] ?? 0x95a5a6, fields, footer }],
+    embeds: [{ title, description, url: view.taskUrl, color: COLORS[kind as TaskEventKind] ?? 0x95a5a6, fields, footer }],
     allowed_mentions: { parse: [] },
   };
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { firstRow, rows } from '../../../database/sql';
 import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
+import { INTEGRATION_TYPES } from '../integration.record';
 import { IntegrationType } from './channels';
 
 /** One attempt of a delivery, as kept in `delivery.attempts` (oldest first). */
@@ -55,8 +56,9 @@ export const DELIVERY_PRUNE_LOCK = 7_361_004_201;
 /**
  * One statement: a `delivery` row per active integration of the event's project that wants the
  * event's kind (one per event and target: a second run adds nothing), then every delivery of the
- * event still pending, the ones just written included (they are not yet visible to the second
- * SELECT of the same statement, hence the UNION).
+ * event to an integration still pending, the ones just written included (they are not yet visible
+ * to the second SELECT of the same statement, hence the UNION). Deliveries of the same event to
+ * users' channels are the users' fan-out's (src/modules/notifications/delivery).
  * $1 workspace, $2 project, $3 event id, $4 kind, $5 wire name, $6 the event snapshot.
  */
 const FAN_OUT_SQL = `
@@ -71,7 +73,8 @@ const FAN_OUT_SQL = `
   )
   SELECT id, target_type FROM inserted
   UNION
-  SELECT id, target_type FROM delivery WHERE event_id = $3 AND status = 'pending'`;
+  SELECT id, target_type FROM delivery
+   WHERE event_id = $3 AND status = 'pending' AND target_type IN (${INTEGRATION_TYPES.map((type) => `'${type}'`).join(', ')})`;
 
 const LOAD_SQL = `
   SELECT d.id, d.workspace_id, d.project_id, d.event_id, d.event, d.target_type, d.target_id, d.payload, d.status,

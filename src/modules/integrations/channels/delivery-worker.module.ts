@@ -10,6 +10,7 @@ import {
   TeamchatDeliveryProcessor,
 } from './delivery.processors';
 import { DeliveryRunner } from './delivery.runner';
+import { FanOutParts } from './fan-out-parts';
 import { FanOutProcessor } from './fan-out.processor';
 import { OutboundHttp } from './outbound-http';
 
@@ -18,10 +19,14 @@ import { OutboundHttp } from './outbound-http';
  * processors, the outbound HTTP client and the daily pruning of old delivery records
  * (docs/integrations.md). CryptoModule decrypts the integrations' secrets (a worker-only
  * process loads no API infrastructure); the destination guard comes from the global NetModule.
+ * Exported for other delivery targets (users' notification channels): FanOutParts, where they
+ * join the fan-out, and OutboundHttp, the guarded client they send with.
  */
 @Module({
   imports: [WorkerQueuesModule, CryptoModule],
+  exports: [FanOutParts, OutboundHttp],
   providers: [
+    FanOutParts,
     DeliveryWorkRepository,
     OutboundHttp,
     DeliveryRunner,

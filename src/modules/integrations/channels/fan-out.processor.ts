@@ -3,13 +3,17 @@ import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common'
 import { Job, Queue, UnrecoverableError } from 'bullmq';
 import { QueueName } from '../../../queue/queues';
 import { WorkerSettings } from '../../../queue/worker-settings';
-import { TASK_EVENT_KINDS, TaskEvent } from '../../task/task-event';
-import { DELIVER_JOB, DELIVERY_QUEUE, DeliveryJobData, IntegrationType } from './channels';
+import { isEventKind, isIntegrationKind, TaskEvent } from '../../task/task-event';
+import { DELIVER_JOB, DeliveryJobData, IntegrationType } from './channels';
 import { DeliveryWorkRepository } from './delivery-work.repository';
+import { FanOutParts } from './fan-out-parts';
 import { closeWorker, deliveryProcessorOptions } from './worker-options';
 
 export interface FanOutResult {
+  /** Deliveries to project integrations queued. */
   queued: number;
+  /** Deliveries queued by the other parts (users' notification channels), by part. */
+  parts: Record<string, number>;
 }
 
 /**
@@ -19,6 +23,10 @@ export interface FanOutResult {
  * channel's queue, with the delivery id as job id. A re-run (a crash between the two steps, a
  * retry) queues again what is still pending and creates no second delivery; the delivery row, not
  * BullMQ's memory of finished jobs, says whether a delivery is still to do.
+ *
+ * Only the six integration kinds reach integrations; the personal kinds (an assignment, a time
+ * entry) go to the other parts only. Then each registered FanOutPart (users' notifications:
+ * docs/notifications.md) does the same for its own targets, as idempotently.
  */
 @Processor(QueueName.TaskEvents, deliveryProcessorOptions())
 export class FanOutProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
@@ -27,6 +35,7 @@ export class FanOutProcessor extends WorkerHost implements OnApplicationBootstra
 
   constructor(
     private readonly deliveries: DeliveryWorkRepository,
+    private readonly parts: FanOutParts,
     private readonly settings: WorkerSettings,
     @InjectQueue(QueueName.DeliverMessenger) messenger: Queue,
     @InjectQueue(QueueName.DeliverTeamchat) teamchat: Queue,
@@ -44,10 +53,10 @@ export class FanOutProcessor extends WorkerHost implements OnApplicationBootstra
 
   async process(job: Job<TaskEvent>): Promise<FanOutResult> {
     const event = job.data;
-    if (!event || !(TASK_EVENT_KINDS as readonly string[]).includes(event.kind)) {
+    if (!event || !isEventKind(event.kind)) {
       throw new UnrecoverableError(`Not a task event: job ${job.name}`);
     }
-    const pending = await this.deliveries.fanOut(event.workspaceId, event);
+    const pending = isIntegrationKind(event.kind) ? await this.deliveries.fanOut(event.workspaceId, event) : [];
     const byType = new Map<IntegrationType, string[]>();
     for (const d of pending) byType.set(d.target_type, [...(byType.get(d.target_type) ?? []), d.id]);
     await Promise.all(
@@ -56,7 +65,9 @@ export class FanOutProcessor extends WorkerHost implements OnApplicationBootstra
       ),
     );
     if (pending.length) this.logger.debug(`event ${event.id} (${event.kind}): ${pending.length} deliveries queued`);
-    return { queued: pending.length };
+    const parts: Record<string, number> = {};
+    for (const part of this.parts.list()) parts[part.name] = await part.fanOut(event);
+    return { queued: pending.length, parts };
   }
 
   /** Finishes the jobs in hand before the queues and the database close (they close at application shutdown, after this). */

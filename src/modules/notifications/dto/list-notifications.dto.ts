@@ -1,0 +1,24 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, ValidateBy } from 'class-validator';
+
+/** "50" → 50; anything else stays as sent, for the validator to refuse. */
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value);
+
+export const NOTIFICATION_PAGE_DEFAULT = 50;
+
+export class ListNotificationsQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: NOTIFICATION_PAGE_DEFAULT })
+  @IsOptional()
+  @Transform(toInt)
+  @ValidateBy({
+    name: 'notificationLimit',
+    validator: { validate: (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 100, defaultMessage: () => 'limit must be an integer from 1 to 100' },
+  })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'a notification id: the page after it (older notifications)' })
+  @IsOptional()
+  @IsString()
+  before?: string;
+}

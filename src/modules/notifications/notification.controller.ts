@@ -1,0 +1,48 @@
+import { Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { Id } from '../../common/pipes/id.pipe';
+import { ListNotificationsQuery } from './dto/list-notifications.dto';
+import { NOTIFICATION_NOT_FOUND, NotificationService } from './notification.service';
+
+/**
+ * The caller's in-app notifications (docs/notifications.md). Account routes: each user sees and
+ * marks only their own; an API key limited to some resources is refused.
+ */
+@ApiTags('notification')
+@ApiBearerAuth()
+@Controller('notification')
+export class NotificationController {
+  constructor(private readonly notifications: NotificationService) {}
+
+  @Get()
+  @ApiAnswer('Notification[] (newest first)')
+  @ApiErrors([400, 'limit must be an integer from 1 to 100'], [404, NOTIFICATION_NOT_FOUND])
+  @ApiOperation({ summary: "The caller's notifications, newest first; `before` pages on" })
+  list(@CurrentUser() user: AuthUser, @Query() q: ListNotificationsQuery) {
+    return this.notifications.list(user, q);
+  }
+
+  @Get('unread-count')
+  @ApiAnswer('{count: integer}')
+  @ApiOperation({ summary: "How many of the caller's notifications are unread" })
+  unreadCount(@CurrentUser() user: AuthUser) {
+    return this.notifications.unreadCount(user);
+  }
+
+  @Patch('read-all')
+  @ApiAnswer('{success: true}')
+  @ApiOperation({ summary: "Mark every one of the caller's notifications read" })
+  markAllRead(@CurrentUser() user: AuthUser) {
+    return this.notifications.markAllRead(user);
+  }
+
+  @Patch(':id/read')
+  @ApiAnswer('Notification')
+  @ApiErrors([404, NOTIFICATION_NOT_FOUND])
+  @ApiOperation({ summary: 'Mark one notification read' })
+  markRead(@CurrentUser() user: AuthUser, @Param('id', Id('Notification')) id: string) {
+    return this.notifications.markRead(user, id);
+  }
+}

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { startTestApp, TestApp } from '../../support/app';
+import { freePort, TestSmtpServer } from '../../support/smtp';
+import { until } from '../../support/until';
+import { ScriptedReceiver } from '../integrations/delivery-support';
+import { notifiedTimes, savePreferences, settled, taskFor, taskMails, team, userDeliveries, waitForTaskMails } from './notification-support';
+
+/**
+ * Bursts, failures and the checks made when a message goes out (docs/notifications.md, "Bursts"
+ * and "Delivery, retries and records"). The burst window is 3 s here; retries run on the real
+ * backoff (first retry after 5 s), and the timeouts say so. The SMTP server is down at first: it
+ * starts on its port during the first test.
+ */
+const WINDOW_MS = 3_000;
+const receiver = new ScriptedReceiver();
+const smtp = new TestSmtpServer();
+let smtpPort: number;
+let t: TestApp;
+
+beforeAll(async () => {
+  await receiver.start();
+  smtpPort = await freePort();
+  t = await startTestApp({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtpPort), NOTIFICATION_BATCH_WINDOW_MS: String(WINDOW_MS) });
+});
+afterAll(async () => {
+  await t?.close();
+  await receiver.stop();
+  await smtp.stop();
+});
+
+/** Every channel of the user on, each to its own path. */
+async function allChannels(token: string) {
+  const id = randomBytes(5).toString('hex');
+  await savePreferences(t, token, {
+    emailEnabled: true,
+    topicpushEnabled: true,
+    topicpushServerUrl: `${receiver.url}/ntfy`,
+    topicpushTopic: `t${id}`,
+    serverpushEnabled: true,
+    serverpushServerUrl: `${receiver.url}/gotify${id}`,
+    serverpushToken: `token-${id}`,
+    webhookEnabled: true,
+    webhookUrl: `${receiver.url}/hook${id}`,
+  });
+  return { topicpush: `/ntfy/t${id}`, serverpush: `/gotify${id}/message`, webhook: `/hook${id}` };
+}
+
+describe('a channel that fails', () => {
+  it('SMTP down and a 503 receiver: each retried and every attempt recorded; the other channels are not held up', async () => {
+    const { owner, bob, project } = await team(t);
+    const paths = await allChannels(bob.token);
+    receiver.script(paths.serverpush, { status: 503, body: 'maintenance' });
+    await taskFor(t, owner, project.id, bob);
+
+    // topicpush and the webhook go out while email and serverpush are failing.
+    await receiver.waitFor(paths.topicpush, 1, 20_000);
+    await receiver.waitFor(paths.webhook, 1, 20_000);
+    const [email] = await until(
+      'a failed email attempt',
+      async () => {
+        const rows = await userDeliveries(t, bob.user.id, 'email');
+        return rows[0]?.attempts.length === 1 && rows;
+      },
+      20_000,
+    );
+    expect(email.status).toBe('pending');
+    expect(email.attempts).toEqual([{ at: expect.any(String), statusCode: null, durationMs: expect.any(Number), error: 'SMTP server refused the connection' }]);
+    const [topicpush] = await settled(t, bob.user.id, 'topicpush', 1);
+    expect(topicpush.status).toBe('delivered');
+
+    // The mail server comes up: the next retry delivers.
+    await smtp.start(smtpPort);
+    const [mail] = await waitForTaskMails(smtp, bob.user.email, 1, 30_000);
+    expect(mail.parsed.subject).toBe(`[Apollo] #1 Launch: ${owner.user.name} created a task for you`);
+    const [emailDone] = await settled(t, bob.user.id, 'email', 1, 30_000);
+    expect(emailDone.status).toBe('delivered');
+    expect(emailDone.attempts.map((a) => [a.statusCode, a.error])).toEqual([
+      [null, 'SMTP server refused the connection'],
+      [250, null],
+    ]);
+    expect(Date.parse(emailDone.attempts[1].at) - Date.parse(emailDone.attempts[0].at)).toBeGreaterThanOrEqual(4_500);
+
+    const [push] = await settled(t, bob.user.id, 'serverpush', 1, 30_000);
+    expect(push.status).toBe('delivered');
+    expect(push.attempts.map((a) => [a.statusCode, a.error])).toEqual([
+      [503, 'HTTP 503: maintenance'],
+      [200, null],
+    ]);
+    const reqs = receiver.to(paths.serverpush);
+    expect(reqs).toHaveLength(2);
+    expect(reqs[1].raw).toBe(reqs[0].raw);
+    expect(taskMails(smtp, bob.user.email)).toHaveLength(1);
+  }, 60_000);
+
+  it('a 4xx other than 408/429 is not retried: failed after one attempt, with an excerpt of the answer', async () => {
+    const { owner, bob, project } = await team(t);
+    const paths = await allChannels(bob.token);
+    receiver.script(paths.topicpush, { status: 403, body: { error: 'topic is reserved' } });
+    await taskFor(t, owner, project.id, bob);
+    const [d] = await settled(t, bob.user.id, 'topicpush', 1, 20_000);
+    expect(d.status).toBe('failed');
+    expect(d.attempts.map((a) => [a.statusCode, a.error])).toEqual([[403, 'HTTP 403: {"error":"topic is reserved"}']]);
+    expect(receiver.to(paths.topicpush)).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('bursts', () => {
+  it('30 changes to one task within the window: one email and one push per push channel, the webhook one per event, the in-app list one per event', async () => {
+    const { owner, bob, project } = await team(t);
+    const paths = await allChannels(bob.token);
+    const task = await taskFor(t, owner, project.id, bob);
+    // The creation goes out first, in a window of its own.
+    await settled(t, bob.user.id, 'email', 1, 20_000);
+    await settled(t, bob.user.id, 'topicpush', 1, 20_000);
+    await settled(t, bob.user.id, 'serverpush', 1, 20_000);
+    const mailsBefore = taskMails(smtp, bob.user.email).length;
+
+    const statuses = ['in-progress', 'in-review', 'done'];
+    for (let i = 0; i < 30; i++) {
+      const res = await t.api.put(`/task/status/${task.id}`, { status: statuses[i % 3] }, owner.token);
+      expect(res.status).toBe(200);
+    }
+
+    const mails = await waitForTaskMails(smtp, bob.user.email, mailsBefore + 1, 20_000);
+    const burstMail = mails[mailsBefore];
+    expect(burstMail.parsed.subject).toBe('[Apollo] #1 Launch: 30 updates');
+    expect(burstMail.parsed.text).toContain('30 updates on your task.');
+    expect(burstMail.parsed.text).toContain(`- ${owner.user.name} changed the status: to-do \u2192 in-progress`);
+    expect(burstMail.parsed.text).toContain('\u2026 and 10 more');
+    const [, push] = await receiver.waitFor(paths.topicpush, 2, 20_000);
+    expect(push.headers.title).toBe('30 updates on your task');
+    const [, gotify] = await receiver.waitFor(paths.serverpush, 2, 20_000);
+    expect(gotify.json.title).toBe('30 updates on your task');
+    await receiver.waitFor(paths.webhook, 31, 20_000);
+
+    // Every delivery of the burst is delivered, by the same single attempt: nothing is left to send.
+    for (const channel of ['email', 'topicpush', 'serverpush']) {
+      const rows = await settled(t, bob.user.id, channel, 31, 20_000);
+      const burst = rows.filter((d) => d.event === 'task.status_changed');
+      expect([channel, burst.length, burst.every((d) => d.status === 'delivered')]).toEqual([channel, 30, true]);
+      expect([channel, new Set(burst.map((d) => JSON.stringify(d.attempts))).size]).toEqual([channel, 1]);
+      expect(burst[0].attempts).toHaveLength(1);
+    }
+    const webhook = await settled(t, bob.user.id, 'webhook', 31, 20_000);
+    expect(new Set(webhook.map((d) => d.attempts[0].at)).size).toBeGreaterThan(1);
+    expect(taskMails(smtp, bob.user.email)).toHaveLength(mailsBefore + 1);
+    expect(receiver.to(paths.topicpush)).toHaveLength(2);
+    expect(receiver.to(paths.serverpush)).toHaveLength(2);
+    expect(receiver.to(paths.webhook)).toHaveLength(31);
+    expect((await t.api.get('/notification?limit=100', bob.token)).body).toHaveLength(31);
+  }, 60_000);
+
+  it('a change after the burst went out starts a new burst', async () => {
+    const { owner, bob, project } = await team(t);
+    const paths = await allChannels(bob.token);
+    const task = await taskFor(t, owner, project.id, bob);
+    await receiver.waitFor(paths.topicpush, 1, 20_000);
+    expect((await t.api.post(`/comment/${task.id}`, { content: 'later' }, owner.token)).status).toBe(200);
+    const [, second] = await receiver.waitFor(paths.topicpush, 2, 20_000);
+    expect(second.headers.title).toBe(`${owner.user.name} commented on your task`);
+    expect(second.raw).toBe('[Apollo] #1 Launch\nlater');
+  }, 30_000);
+});
+
+describe('checked again when the message goes out', () => {
+  it('a user removed from the workspace within the window: the pending deliveries fail as not sent, nothing is received', async () => {
+    const { owner, bob, workspaceId, project } = await team(t);
+    const paths = await allChannels(bob.token);
+    await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false, serverpushEnabled: false });
+    await taskFor(t, owner, project.id, bob);
+    await notifiedTimes(t, bob.user.id, 1);
+    const members = (await t.api.get(`/auth/organization/list-members?organizationId=${workspaceId}`, owner.token)).body;
+    const m = members.find((x: any) => x.userId === bob.user.id);
+    expect((await t.api.post('/auth/organization/remove-member', { memberIdOrEmail: m.id, organizationId: workspaceId }, owner.token)).status).toBe(200);
+    const [d] = await settled(t, bob.user.id, 'topicpush', 1, 20_000);
+    expect(d.status).toBe('failed');
+    expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: null, durationMs: 0, error: 'Recipient is no longer a member of the workspace' }]);
+    expect(receiver.to(paths.topicpush)).toEqual([]);
+  }, 30_000);
+
+  it('a channel turned off within the window: not sent, recorded as such', async () => {
+    const { owner, bob, project } = await team(t);
+    const paths = await allChannels(bob.token);
+    await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false });
+    await taskFor(t, owner, project.id, bob);
+    await notifiedTimes(t, bob.user.id, 1);
+    await savePreferences(t, bob.token, { topicpushEnabled: false });
+    const [off] = await settled(t, bob.user.id, 'topicpush', 1, 20_000);
+    expect(off.status).toBe('failed');
+    expect(off.attempts[0].error).toBe('Channel turned off or not configured for this notification');
+    const [on] = await settled(t, bob.user.id, 'serverpush', 1, 20_000);
+    expect(on.status).toBe('delivered');
+    expect(receiver.to(paths.topicpush)).toEqual([]);
+    expect(receiver.to(paths.serverpush)).toHaveLength(1);
+  }, 30_000);
+});
