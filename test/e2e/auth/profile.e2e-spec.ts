@@ -59,6 +59,10 @@ describe('POST /auth/delete-user', () => {
     const assigned = await createTask(t, owner.token, project.id, { title: 'Theirs', userId: leaver.user.id });
     const created = await createTask(t, leaver.token, project.id, { title: 'Made by them' });
     const comment = (await t.api.post(`/comment/${assigned.id}`, { content: 'Bye' }, leaver.token)).body;
+    // Their notification settings and the notifications they have go with them too.
+    expect((await t.api.put('/notification-preferences', { emailEnabled: true }, leaver.token)).status).toBe(200);
+    expect((await t.api.put(`/notification-preferences/workspaces/${workspaceId}`, { isActive: true, emailEnabled: true }, leaver.token)).status).toBe(200);
+    await t.api.put(`/task/title/${assigned.id}`, { title: 'Theirs, renamed' }, owner.token);
 
     const res = await t.api.post('/auth/delete-user', { password: leaver.password }, leaver.token);
     expect([res.status, res.body]).toEqual([200, { success: true }]);
@@ -73,12 +77,13 @@ describe('POST /auth/delete-user', () => {
               (SELECT count(*)::int FROM project WHERE id = $3) AS solo_projects,
               (SELECT count(*)::int FROM member WHERE user_id = $1) AS memberships,
               (SELECT count(*)::int FROM session WHERE user_id = $1) AS sessions,
-              (SELECT count(*)::int FROM api_key WHERE user_id = $1) AS keys`,
+              (SELECT count(*)::int FROM api_key WHERE user_id = $1) AS keys,
+              (SELECT count(*)::int FROM notification_rule WHERE user_id = $1) AS rules`,
       [leaver.user.id, solo.id, soloProject.id],
     );
-    expect(left).toEqual({ users: 0, solo: 0, solo_projects: 0, memberships: 0, sessions: 0, keys: 0 });
+    expect(left).toEqual({ users: 0, solo: 0, solo_projects: 0, memberships: 0, sessions: 0, keys: 0, rules: 0 });
     // The shared workspace keeps their work.
-    expect((await t.api.get(`/task/${assigned.id}`, owner.token)).body).toEqual({ ...assigned, userId: null });
+    expect((await t.api.get(`/task/${assigned.id}`, owner.token)).body).toEqual({ ...assigned, title: 'Theirs, renamed', userId: null });
     expect((await t.api.get(`/task/${created.id}`, owner.token)).status).toBe(200);
     const comments = (await t.api.get(`/comment/${assigned.id}`, owner.token)).body;
     expect(comments).toEqual([{ ...comment, userId: null }]);

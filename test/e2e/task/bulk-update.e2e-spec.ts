@@ -65,7 +65,10 @@ describe('operations', () => {
     expect(types).toEqual(['priority_changed', 'due_date_changed', 'due_date_changed', 'assignee_changed', 'unassigned']);
     const task = (await t.api.get(`/task/${ids[1]}`, owner.token)).body;
     expect(task).toMatchObject({ priority: 'urgent', dueDate: null, userId: null });
-    expect((await eventsOf(ids)).map((e) => e.name)).toEqual(['taskPriorityChanged', 'taskPriorityChanged']);
+    // The assignment is told to the assignee (a personal event); dates and unassigning emit nothing.
+    const events = await eventsOf(ids);
+    expect(events.map((e) => e.name).sort()).toEqual(['taskAssigned', 'taskAssigned', 'taskPriorityChanged', 'taskPriorityChanged']);
+    expect(events.filter((e) => e.name === 'taskAssigned').map((e) => e.payload.task.assigneeId)).toEqual([member.user.id, member.user.id]);
   });
 
   it('addLabel (a catalogue id) and removeLabel (a name) count the tasks that changed', async () => {
