@@ -8,12 +8,13 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
-import { ErrorBody, documentCommonErrors } from './common/http/api-errors';
+import { ErrorBody, ErrorKeyBody, documentCommonErrors } from './common/http/api-errors';
 import { documentAccess, routeTable } from './common/http/route-table';
-import { jsonBodyParser } from './common/http/body-parser';
+import { BODY_LIMIT_BYTES, jsonBodyParser } from './common/http/body-parser';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
 import { ensureDatabase, migrate } from './database/migrate';
 import { QUEUE_DASHBOARD_PATH, QueueDashboard } from './modules/admin/queue-dashboard.service';
+import { errorBodyKeyOf } from './modules/integrations/git/git-routes';
 
 export interface Running {
   app: INestApplication | INestApplicationContext;
@@ -44,7 +45,7 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
   // origin gets CORS headers for it (its page and API are for its own origin only).
   app.use(QUEUE_DASHBOARD_PATH, app.get(QueueDashboard).handler());
   app.enableCors(corsOptions(config));
-  app.use(jsonBodyParser());
+  app.use(jsonBodyParser(BODY_LIMIT_BYTES, errorBodyKeyOf));
   app.setGlobalPrefix('api');
 
   const doc = documentCommonErrors(SwaggerModule.createDocument(
@@ -56,7 +57,7 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
       .addBearerAuth()
       .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
       .build(),
-    { extraModels: [ErrorBody] },
+    { extraModels: [ErrorBody, ErrorKeyBody] },
   ));
   documentAccess(doc, routeTable(app));
   SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', useGlobalPrefix: false });

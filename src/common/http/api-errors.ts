@@ -8,6 +8,12 @@ export class ErrorBody {
   message: string;
 }
 
+/** The error body of the few routes that answer `{error}` (@ErrorBodyKey('error')). */
+export class ErrorKeyBody {
+  @ApiProperty({ example: 'Integration not found' })
+  error: string;
+}
+
 /** A status and the messages a route answers with it. */
 export type ErrorCase = [status: number, ...messages: string[]];
 
@@ -34,18 +40,22 @@ const BAD_INPUT = { description: 'Validation failed: the message names the field
 
 /**
  * Adds the errors every route shares: 401 and 429 to routes behind authentication, 400 to routes
- * that take input, 500 to all, each with the `{message}` schema; drops the x-public marker
- * afterwards. The organization operations so document six error answers each, as the spec says.
+ * that take input, 500 to all, each with the `{message}` schema (`{error}` for the routes marked
+ * x-error-key); drops the x-public and x-error-key markers afterwards. The organization operations so document six error answers each, as the spec says.
  */
 export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
-  // The ErrorBody schema itself comes from the class (extraModels in bootstrap).
+  // The ErrorBody and ErrorKeyBody schemas come from the classes (extraModels in bootstrap).
   const schema = { $ref: '#/components/schemas/ErrorBody' };
-  const add = (responses: Record<string, any>, status: string, base: { description: string }) => {
-    responses[status] ??= { ...base, content: { 'application/json': { schema } } };
-  };
+  const errorKeySchema = { $ref: '#/components/schemas/ErrorKeyBody' };
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item) as any[]) {
       if (!op || typeof op !== 'object' || !op.responses) continue;
+      // Routes answering {error}: every error response (documented here or below) has that schema.
+      const errorKey = op['x-error-key'];
+      delete op['x-error-key'];
+      const add = (responses: Record<string, any>, status: string, base: { description: string }) => {
+        responses[status] ??= { ...base, content: { 'application/json': { schema: errorKey === 'error' ? errorKeySchema : schema } } };
+      };
       // Nest documents a default success only for routes without explicit responses; ApiErrors
       // would otherwise hide it. Every success here is 200.
       if (!Object.keys(op.responses).some((status) => /^[23]/.test(status))) op.responses['200'] = { description: 'Success' };
@@ -57,6 +67,9 @@ export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
       }
       add(op.responses, '500', SERVER_ERROR);
       if (op.requestBody || (op.parameters ?? []).some((p: any) => p.in === 'query' || p.in === 'path')) add(op.responses, '400', BAD_INPUT);
+      if (errorKey === 'error') {
+        for (const [status, r] of Object.entries<any>(op.responses)) if (/^[45]/.test(status) && r.content) r.content = { 'application/json': { schema: errorKeySchema } };
+      }
     }
   }
   return doc;

@@ -30,9 +30,11 @@ export function unusableInput(value: unknown): string | null {
 /**
  * JSON body parsing with our own error answers (Nest's built-in parser would let express answer
  * with HTML). The raw bytes are kept on req.rawBody for signature checks of inbound webhooks.
- * Bodies and queries with a NUL character or nested too deeply are refused (400).
+ * Bodies and queries with a NUL character or nested too deeply are refused (400). `errorKeyFor`
+ * names the error body's key by request (the hostedgit PATCH and the inbound git-host webhooks
+ * answer `{error}`).
  */
-export function jsonBodyParser(limit = BODY_LIMIT_BYTES) {
+export function jsonBodyParser(limit = BODY_LIMIT_BYTES, errorKeyFor: (req: Request) => 'message' | 'error' = () => 'message') {
   const parse = express.json({
     limit,
     type: ['application/json', 'application/*+json'],
@@ -41,20 +43,20 @@ export function jsonBodyParser(limit = BODY_LIMIT_BYTES) {
     },
   });
   return (req: Request, res: Response, next: NextFunction) => {
+    // The routes that answer errors as {error} (errorKeyFor) do so here too.
+    const fail = (status: number, message: string) => void res.status(status).json({ [errorKeyFor(req)]: message });
     parse(req, res, (err?: any) => {
       if (!err) {
         const unusable = unusableInput(req.body) ?? unusableInput(req.query);
-        if (unusable) return void res.status(400).json({ message: unusable });
+        if (unusable) return fail(400, unusable);
         return next();
       }
       const type = err?.type;
-      if (type === 'entity.too.large') return void res.status(413).json({ message: 'Request body too large' });
-      if (type === 'entity.parse.failed') return void res.status(400).json({ message: 'Invalid JSON body' });
-      if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-        return void res.status(415).json({ message: 'Unsupported content encoding' });
-      }
-      if (type === 'request.aborted') return void res.status(400).json({ message: 'Request aborted' });
-      return void res.status(400).json({ message: 'Invalid request body' });
+      if (type === 'entity.too.large') return fail(413, 'Request body too large');
+      if (type === 'entity.parse.failed') return fail(400, 'Invalid JSON body');
+      if (type === 'encoding.unsupported' || type === 'charset.unsupported') return fail(415, 'Unsupported content encoding');
+      if (type === 'request.aborted') return fail(400, 'Request aborted');
+      return fail(400, 'Invalid request body');
     });
   };
 }

@@ -4,6 +4,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { API_KEY_SCOPE, ApiKeyScopeRule } from '../decorators/api-key-scope.decorator';
+import { ERROR_KEY_METADATA } from '../decorators/error-body-key.decorator';
 import { INSTANCE_ADMIN } from '../decorators/instance-admin.decorator';
 import { IS_PUBLIC } from '../decorators/public.decorator';
 import { PERMISSION_METADATA, PermissionRequirement } from '../decorators/require-permission.decorator';
@@ -18,6 +19,8 @@ export interface RouteAccess {
   keyScope?: ApiKeyScopeRule;
   /** Instance admins with a session token only (@InstanceAdminOnly). */
   instanceAdmin?: boolean;
+  /** The key of the route's error body when it is not `message` (@ErrorBodyKey). */
+  errorBodyKey?: 'error';
 }
 
 const joinPath = (...parts: string[]) => '/' + parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
@@ -49,6 +52,7 @@ export function routeTable(app: INestApplicationContext, prefix = 'api'): RouteA
           permission: permission ? { resource: permission.resource, action: permission.action, from: `${permission.scope.kind} (${permission.scope.from}.${permission.scope.key})` } : undefined,
           keyScope: read<ApiKeyScopeRule>(API_KEY_SCOPE),
           ...(read<boolean>(INSTANCE_ADMIN) ? { instanceAdmin: true } : {}),
+          ...(read<string>(ERROR_KEY_METADATA) === 'error' ? { errorBodyKey: 'error' as const } : {}),
         });
       }
     }

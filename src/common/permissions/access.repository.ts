@@ -39,6 +39,11 @@ export class AccessRepository {
     return rows[0];
   }
 
+  /** Every membership of the user: workspace and role. */
+  async membershipsOf(userId: string): Promise<{ organization_id: string; role: string }[]> {
+    return this.ds.manager.query(`SELECT organization_id, role FROM member WHERE user_id = $1`, [userId]);
+  }
+
   /** The permission maps of those of `roles` that are custom roles of the workspace. */
   async customRolePermissions(workspaceId: string, roles: string[], m: EntityManager = this.ds.manager): Promise<PermissionMap[]> {
     const rows = await m.query(`SELECT permission FROM organization_role WHERE organization_id = $1 AND role = ANY($2::text[])`, [workspaceId, roles]);

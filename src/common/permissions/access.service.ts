@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AccessRepository } from './access.repository';
-import { isStaticRole, PermissionMap, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
+import { hasPermission, isStaticRole, PermissionMap, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
 import { ScopeRegistry } from './scope-registry';
 
 export interface Membership {
@@ -32,6 +32,17 @@ export class AccessService {
     const row = await this.access.membership(workspaceId, userId, manager);
     if (!row) return null;
     return { workspaceId, memberId: row.id, roles: splitRoles(row.role) };
+  }
+
+  /**
+   * Whether the user holds resource:action in at least one workspace (for an action that belongs
+   * to no one workspace, e.g. checking a git server's access before linking it to a project).
+   */
+  async holdsInAnyWorkspace(userId: string, resource: string, action: string): Promise<boolean> {
+    for (const m of await this.access.membershipsOf(userId)) {
+      if (hasPermission(await this.permissionsFor(m.organization_id, splitRoles(m.role)), resource, action)) return true;
+    }
+    return false;
   }
 
   /** Static roles cost nothing; custom roles are read from the workspace's role table. */

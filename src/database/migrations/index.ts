@@ -11,7 +11,8 @@ import { TenantColumns1763781000000 } from './1763781000000-TenantColumns';
 import { IntegrationsAndDeliveries1763781100000 } from './1763781100000-IntegrationsAndDeliveries';
 import { AccountTokens1763781200000 } from './1763781200000-AccountTokens';
 import { UserNotifications1763781500000 } from './1763781500000-UserNotifications';
-import { ClientCompatibility1763781600000 } from './1763781600000-ClientCompatibility';
+import { GitHosts1763781600000 } from './1763781600000-GitHosts';
+import { ClientCompatibility1763781700000 } from './1763781700000-ClientCompatibility';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   IntegrationsAndDeliveries1763781100000,
   AccountTokens1763781200000,
   UserNotifications1763781500000,
-  ClientCompatibility1763781600000,
+  GitHosts1763781600000,
+  ClientCompatibility1763781700000,
 ];

@@ -46,8 +46,8 @@ export class LabelRepository {
     return rows<LabelRow>(this.ds.manager, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id IS NULL ORDER BY lower(name), id`, [workspaceId]);
   }
 
-  listOnTask(workspaceId: string, taskId: string): Promise<LabelRow[]> {
-    return rows<LabelRow>(this.ds.manager, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = $2 ORDER BY lower(name), id`, [workspaceId, taskId]);
+  listOnTask(workspaceId: string, taskId: string, m: EntityManager = this.ds.manager): Promise<LabelRow[]> {
+    return rows<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = $2 ORDER BY lower(name), id`, [workspaceId, taskId]);
   }
 
   /** The labels on each of `taskIds` (tasks of the workspace), by name. */

@@ -107,16 +107,6 @@ export class LabelService {
   }
 
   /**
-   * Puts the label named `name` on the task in `m`'s transaction: the catalogue label of that
-   * name (made with `color` when there is none; an existing one keeps its color) is copied onto
-   * the task unless the task has a label of that name already. For imports.
-   */
-  async attachByName(workspaceId: string, taskId: string, name: string, color: string, m: EntityManager): Promise<void> {
-    const catalogue = await this.labels.ensureInCatalogue(workspaceId, name, color, m);
-    await this.copyOnto(m, catalogue, taskId);
-  }
-
-  /**
    * Puts a label (a catalogue label, or a task's copy standing for its catalogue label) on each of
    * the tasks of the workspace in `m`'s transaction; answers how many tasks got it (a task that
    * already has a label of that name is left as it is). 404 when the label is not the workspace's.
@@ -137,6 +127,24 @@ export class LabelService {
   /** Takes the label named `name` (case-insensitive) off each of the tasks in `m`'s transaction; answers how many had it. */
   async detachByNameFromMany(workspaceId: string, name: string, taskIds: string[], m: EntityManager): Promise<number> {
     return new Set(await this.labels.deleteByNameFromTasks(workspaceId, taskIds, name, m)).size;
+  }
+
+  /**
+   * Puts labels given by name on a task, inside `m`: each comes from the workspace catalogue (made
+   * there with `color` when the workspace has none of that name, case-insensitively). Labels the
+   * task already has are left alone. Answers how many the task did not have (for imports).
+   */
+  async attachByName(workspaceId: string, taskId: string, labels: { name: string; color: string }[], m: EntityManager): Promise<number> {
+    const onTask = new Set((await this.labels.listOnTask(workspaceId, taskId, m)).map((l) => l.name.toLowerCase()));
+    let added = 0;
+    for (const { name, color } of labels) {
+      if (onTask.has(name.toLowerCase())) continue;
+      const catalogue = await this.labels.ensureInCatalogue(workspaceId, name, color, m);
+      await this.labels.ensureOnTask(workspaceId, taskId, catalogue.id, catalogue.name, catalogue.color, m);
+      onTask.add(name.toLowerCase());
+      added++;
+    }
+    return added;
   }
 
   private async find(m: EntityManager, workspaceId: string, id: string): Promise<LabelRow> {

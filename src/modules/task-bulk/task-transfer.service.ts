@@ -141,7 +141,7 @@ export class TaskTransferService {
         );
         // The statuses were checked against the columns read above: a column or the project went meanwhile.
         if (!row) throw new NotFoundException('Project not found');
-        for (const label of plan.labels) await this.labels.attachByName(workspaceId, row.id, label.name, label.color, m);
+        if (plan.labels.length) await this.labels.attachByName(workspaceId, row.id, plan.labels, m);
         out.push({ success: true, task: toTaskRecord(row), ...(plan.warnings.length ? { warnings: plan.warnings } : {}) });
       }
       return out;

@@ -138,12 +138,28 @@ const MOVE_SQL = `
   )}), events AS (${taskEventsSql('history', 'changed')})
   SELECT * FROM changed`;
 
-/** A comment on task $1 of workspace $2 by $3; no row when the task is gone. */
+/**
+ * A comment on task $1 of workspace $2 by $3 (null: nobody of this service, e.g. an issue comment
+ * copied from a git host, whose author is $5–$8: external user name, avatar, source, URL); no row
+ * when the task is gone.
+ */
 const COMMENT_SQL = `
   WITH t AS (SELECT ${TASK_FIELDS} FROM task WHERE id = $1 AND workspace_id = $2),
-  history AS (${history(`SELECT t.workspace_id, t.id AS task_id, 1 AS ord, 'comment' AS type, $4::text AS content, NULL::jsonb AS event_data, ${NO_EXTERNAL} FROM t`, '$3::uuid')}),
+  history AS (${history(
+    `SELECT t.workspace_id, t.id AS task_id, 1 AS ord, 'comment' AS type, $4::text AS content, NULL::jsonb AS event_data,
+            $5::text AS external_user_name, $6::text AS external_user_avatar, $7::text AS external_source, $8::text AS external_url FROM t`,
+    '$3::uuid',
+  )}),
   events AS (${taskEventsSql('history', 't')})
   SELECT * FROM history`;
+
+/** Who wrote a comment that comes from outside the service (a git host's issue comment). */
+export interface ExternalAuthor {
+  userName: string | null;
+  userAvatar: string | null;
+  source: string;
+  url: string | null;
+}
 
 export interface NewTask {
   workspaceId: string;
@@ -167,9 +183,10 @@ export class TaskChangesRepository {
   /**
    * Creates a task with its history row, `created` (or `imported`: docs/compatibility.md,
    * "Export and import"); in `m`'s transaction when given. undefined when the project is gone or
-   * the status is not valid for it.
+   * the status is not valid for it. `actorId` null: no user of the service is behind it (an
+   * inbound git webhook).
    */
-  async create(task: NewTask, actorId: string, m: EntityManager = this.ds.manager, how: 'created' | 'imported' = 'created'): Promise<TaskRow | undefined> {
+  async create(task: NewTask, actorId: string | null, m: EntityManager = this.ds.manager, how: 'created' | 'imported' = 'created'): Promise<TaskRow | undefined> {
     return firstRow<TaskRow>(m, CREATE_SQL, [
       task.workspaceId,
       task.projectId,
@@ -191,7 +208,7 @@ export class TaskChangesRepository {
    * applies only if the changed fields still hold the values read and a new status is still valid
    * in the task's project. undefined: something moved on meanwhile and nothing was written.
    */
-  async update(cur: TaskRow, diff: TaskDiff, actorId: string, m: EntityManager = this.ds.manager): Promise<TaskRow | undefined> {
+  async update(cur: TaskRow, diff: TaskDiff, actorId: string | null, m: EntityManager = this.ds.manager): Promise<TaskRow | undefined> {
     const set = setClause(diff.set, 3);
     const params: unknown[] = [cur.id, cur.workspace_id, ...set.params];
     const param = (v: unknown) => (params.push(v), `$${params.length}`);
@@ -233,9 +250,28 @@ export class TaskChangesRepository {
     return row;
   }
 
-  /** A comment (a history row of type `comment`); undefined when the task is gone. */
-  async comment(workspaceId: string, taskId: string, actorId: string, content: string): Promise<ActivityRow | undefined> {
-    return firstRow<ActivityRow>(this.ds.manager, COMMENT_SQL, [taskId, workspaceId, actorId, content]);
+  /**
+   * A comment (a history row of type `comment`); undefined when the task is gone. A comment copied
+   * from outside has no actor and names its `external` author.
+   */
+  async comment(
+    workspaceId: string,
+    taskId: string,
+    actorId: string | null,
+    content: string,
+    external: ExternalAuthor | null = null,
+    m: EntityManager = this.ds.manager,
+  ): Promise<ActivityRow | undefined> {
+    return firstRow<ActivityRow>(m, COMMENT_SQL, [
+      taskId,
+      workspaceId,
+      actorId,
+      content,
+      external?.userName ?? null,
+      external?.userAvatar ?? null,
+      external?.source ?? null,
+      external?.url ?? null,
+    ]);
   }
 
   /** History rows of `drafts` for each row of CTE `changed` (no row changed, no history). */

@@ -40,6 +40,11 @@ export class TaskRepository {
     return !!(await firstRow(m, `SELECT 1 FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]));
   }
 
+  /** The task with that number in the project (numbers are unique per project). */
+  findByNumber(workspaceId: string, projectId: string, number: number, m: EntityManager = this.ds.manager): Promise<TaskRow | undefined> {
+    return firstRow<TaskRow>(m, `SELECT ${TASK_FIELDS} FROM task WHERE workspace_id = $1 AND project_id = $2 AND number = $3`, [workspaceId, projectId, number]);
+  }
+
   /** The project a task is in (for explaining a refused move). */
   async projectOf(workspaceId: string, id: string): Promise<string | undefined> {
     return (await firstRow<{ project_id: string }>(this.ds.manager, `SELECT project_id FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]))?.project_id;

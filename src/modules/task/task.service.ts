@@ -10,8 +10,8 @@ import { hasPermission } from '../../common/permissions/permissions';
 import { invalidStatusMessage } from '../column/board-statuses';
 import { CreateTaskDto, ListTasksQuery, MoveTaskDto } from './dto/task.dto';
 import { diffTask, isEmptyDiff, TaskPatch } from './task-changes';
-import { TaskChangesRepository } from './task-changes.repository';
-import { TaskRecord, TaskRow, toTaskRecord } from './task.record';
+import { ExternalAuthor, NewTask, TaskChangesRepository } from './task-changes.repository';
+import { Priority, TaskRecord, TaskRow, toTaskRecord } from './task.record';
 import { TaskRepository } from './task.repository';
 
 const NOT_FOUND = 'Task not found';
@@ -166,6 +166,55 @@ export class TaskService {
   /** Deletes several tasks of the workspace in `m`'s transaction; answers how many went. */
   removeMany(workspaceId: string, ids: string[], m: EntityManager): Promise<number> {
     return this.tasks.deleteManyInWorkspace(workspaceId, ids, m);
+  }
+
+  // ---- changes made by the service itself (git-host imports and inbound webhooks) ----
+  // They go through the same write path as the REST routes (history and events in the change's
+  // statement), inside the caller's transaction `m`, without a user's permission checks: the
+  // integration decided them. `actorId` is the user behind them, or null for none (a webhook).
+
+  /** The task with that number in the project, if any. */
+  findByNumber(workspaceId: string, projectId: string, number: number, m?: EntityManager): Promise<TaskRow | undefined> {
+    return this.tasks.findByNumber(workspaceId, projectId, number, m);
+  }
+
+  /** Creates a task (status null: the first column); undefined when the project is gone or the status is not one of its columns. */
+  createFromIntegration(task: NewTask, actorId: string | null, m: EntityManager): Promise<TaskRow | undefined> {
+    return this.changes.create(task, actorId, m);
+  }
+
+  /** The task, locked in `m` until its transaction ends (to decide a change from its current state). */
+  lockForIntegration(workspaceId: string, id: string, m: EntityManager): Promise<TaskRow | undefined> {
+    return this.tasks.findForUpdate(workspaceId, id, { withSlugs: false, lock: 'FOR NO KEY UPDATE' }, m);
+  }
+
+  /**
+   * Applies `patch` (title, description, status, priority) to the task, read under its row lock in
+   * `m`: only the fields that really change are written, each with its history row and event.
+   * Answers the task after the change and whether anything changed; undefined when it is gone.
+   * A status that is not one of the project's columns (or a virtual status) is refused (400).
+   */
+  async changeFromIntegration(
+    workspaceId: string,
+    id: string,
+    patch: { title?: string; description?: string | null; status?: string; priority?: Priority },
+    actorId: string | null,
+    m: EntityManager,
+  ): Promise<{ task: TaskRow; changed: boolean } | undefined> {
+    const cur = await this.tasks.findForUpdate(workspaceId, id, { withSlugs: patch.status !== undefined, lock: 'FOR NO KEY UPDATE' }, m);
+    if (!cur) return undefined;
+    const diff = diffTask(cur, patch);
+    if (isEmptyDiff(diff)) return { task: cur, changed: false };
+    if (diff.set.status !== undefined) this.assertStatus(diff.set.status as string, cur.slugs!);
+    const row = await this.changes.update(cur, diff, actorId, m);
+    // Under the row lock only a column deleted meanwhile can refuse the write.
+    if (!row) throw new ConflictException('The task changed while it was being updated; try again');
+    return { task: row, changed: true };
+  }
+
+  /** A comment on the task by `actorId` or, with `external`, by someone outside the service; undefined when the task is gone. */
+  async commentFromIntegration(workspaceId: string, taskId: string, content: string, actorId: string | null, external: ExternalAuthor | null, m: EntityManager) {
+    return this.changes.comment(workspaceId, taskId, actorId, content, external, m);
   }
 
   async remove(workspaceId: string, id: string): Promise<TaskRecord> {

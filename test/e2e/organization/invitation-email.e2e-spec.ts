@@ -175,7 +175,7 @@ describe('SMTP hanging, then down, then up', () => {
     const done = await finishedJob(queue, jobId);
     expect(await done.getState()).toBe('completed');
     expect(done.attemptsMade).toBe(2);
-    expect(done.returnvalue).toEqual({ messageId: mail.parsed.messageId });
+    expect(done.returnvalue).toEqual({ messageId: mail.parsed.messageId, smtpCode: 250 });
     expect(smtp.to(to)).toHaveLength(1);
   }, 60_000);
 });
@@ -291,7 +291,7 @@ describe('Redis outage', () => {
       expect(mail.parsed.text).toContain(`/invitation/accept/${inv.body.id}`);
       // Once the one job of this invitation has completed, no other send of it can come.
       const done = await finishedJob(queue, jobId);
-      expect(done.returnvalue).toEqual({ messageId: mail.parsed.messageId });
+      expect(done.returnvalue).toEqual({ messageId: mail.parsed.messageId, smtpCode: 250 });
       // The relay deletes the row when its transaction commits, which may come after the send.
       await until('the outbox row to be deleted', async () => (await outboxRows(t, jobId)).length === 0);
       const jobs = await queue.getJobs(['completed', 'failed', 'waiting', 'active', 'delayed']);

@@ -264,7 +264,7 @@ describe('5. a scoped API key is refused on every route outside its scopes', () 
         allowed.push(route.key);
         continue;
       }
-      expect([route.key, res.status, res.body]).toEqual([route.key, 403, { message: 'Insufficient API key scope' }]);
+      expect([route.key, res.status, res.body]).toEqual([route.key, 403, { [route.errorBodyKey ?? 'message']: 'Insufficient API key scope' }]);
     }
     expect(allowed).toEqual(['POST /api/auth/organization/remove-team']);
   });
@@ -282,7 +282,7 @@ describe('5. a scoped API key is refused on every route outside its scopes', () 
       const scopeKey = `${resource}:${action}`;
       if (!keys.has(scopeKey)) keys.set(scopeKey, (await apiKey(owner.token, { permissions: { [resource]: others } })).key);
       const res = await t.api.request(route.method, concretePath(route.path), route.method === 'GET' ? undefined : {}, { token: keys.get(scopeKey) });
-      expect([route.key, res.status, res.body]).toEqual([route.key, 403, { message: 'Insufficient API key scope' }]);
+      expect([route.key, res.status, res.body]).toEqual([route.key, 403, { [route.errorBodyKey ?? 'message']: 'Insufficient API key scope' }]);
     }
   });
 

@@ -29,6 +29,8 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
   for (const [type, body] of [['messenger', { botToken: BOT_TOKEN, chatId: '1' }], ['generic-webhook', { webhookUrl: hook }], ['communitychat', { webhookUrl: hook }]] as const) {
     expect((await t.api.post(`/${type}-integration/project/${p.id}`, body, tok)).status).toBe(200);
   }
+  expect((await t.api.post(`/hostedgit-integration/project/${p.id}`, { repositoryOwner: 'fuzz', repositoryName: 'fuzz' }, tok)).status).toBe(200);
+  const git = { baseUrl: 'http://127.0.0.1:1', accessToken: 'token', repositoryOwner: 'o', repositoryName: 'r' };
   const routes: [string, string, Record<string, unknown>][] = [
     ['POST', `/messenger-integration/project/${p2.id}`, { botToken: BOT_TOKEN, chatId: '1', threadId: 2, chatLabel: 'l', events }],
     ['PATCH', `/messenger-integration/project/${p.id}`, { botToken: BOT_TOKEN, chatId: '1', threadId: 2, chatLabel: 'l', isActive: true, events }],
@@ -36,6 +38,13 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
     ['PATCH', `/generic-webhook-integration/project/${p.id}`, { webhookUrl: hook, secret: 's', isActive: true, events }],
     ['POST', `/teamchat-integration/project/${p2.id}`, { webhookUrl: hook, channelName: 'c', events }],
     ['PATCH', `/communitychat-integration/project/${p.id}`, { webhookUrl: hook, channelName: 'c', isActive: true, events }],
+    // Git hosts: nothing listens at the base URL, so a body that passes validation ends in a 400 from the connection.
+    ['POST', `/selfgit-integration/project/${p2.id}`, { ...git, branchPattern: '{slug}-{number}', commentTaskLinkOnSelfgitIssue: true }],
+    ['PATCH', `/selfgit-integration/project/${p.id}`, { isActive: true, commentTaskLinkOnSelfgitIssue: true, branchPattern: 'x-{number}' }],
+    ['POST', '/selfgit-integration/verify', { ...git, projectId: p.id }],
+    ['POST', '/selfgit-integration/import-issues', { projectId: p.id }],
+    ['POST', `/hostedgit-integration/project/${p2.id}`, { repositoryOwner: 'o', repositoryName: 'r', installationId: 5, branchPattern: '{number}', commentTaskLinkOnHostedgitIssue: true }],
+    ['PATCH', `/hostedgit-integration/project/${p.id}`, { isActive: true, commentTaskLinkOnHostedgitIssue: true, branchPattern: 'x-{number}' }],
     ['POST', `/task/${p.id}`, { title: 't', description: 'd', status: 'to-do', priority: 'low', startDate: '2024-01-01', dueDate: '2024-01-02', userId: A.owner.user.id }],
     ['PUT', `/task/${task.id}`, { title: 't', description: 'd', status: 'to-do', priority: 'low', position: 1, startDate: '2024-01-01', dueDate: '2024-01-02', userId: A.owner.user.id }],
     ['PUT', `/task/move/${task.id}`, { destinationProjectId: p2.id, destinationStatus: 'to-do' }],
@@ -105,7 +114,9 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
         const body: any = { ...base };
         body[key] = v;
         const res = await t.api.request(m, path, body, { token: tok });
-        const bad = res.status >= 500 || (res.status >= 400 && (typeof res.body !== 'object' || Object.keys(res.body ?? {}).join() !== 'message'));
+        // The hostedgit PATCH answers {error} (docs/git-hosts.md).
+        const errorKey = m === 'PATCH' && path.startsWith('/hostedgit-integration/') ? 'error' : 'message';
+        const bad = res.status >= 500 || (res.status >= 400 && (typeof res.body !== 'object' || Object.keys(res.body ?? {}).join() !== errorKey));
         if (bad) out.push(`${res.status} ${m} ${path} ${key}=${JSON.stringify(v)?.slice(0, 40)} -> ${res.text.slice(0, 150)}`);
       }
     }
@@ -181,6 +192,7 @@ it('no nested body field or read route answers 500 or a body other than {message
     `/project?workspaceId=${ws}&workspaceId=${ws}`,
     `/auth/api-key/list`, `/auth/get-session`, `/oauth/id-token`, `/auth/list-sessions`, `/auth/organization/list-user-invitations`,
     `/auth/verify-email?token=`, `/auth/verify-email?token=x&token=y`, `/auth/verify-email?token=x&callbackURL=%00`, `/auth/verify-email?token[a]=1`,
+    `/selfgit-integration/project/x`, `/hostedgit-integration/project/${p.id}`, `/selfgit-integration/project/${p.id}`,
     ...['limit=0', 'limit=1e3', 'limit=99999999999999999999', 'limit=%20', 'before=', 'before=x', 'before=00000000-0000-0000-0000-000000000000', 'before=a&before=b', 'limit[a]=1'].flatMap(
       (q) => [`/messenger-integration/project/${p.id}/deliveries?${q}`, `/notification?${q}`],
     ),

@@ -110,6 +110,15 @@ async function seed(hex: string): Promise<Record<string, Record<string, string |
     );
     for (const [c, v] of Object.entries(secrets)) put(`integration.${c}`, row.id, v);
   }
+  // A selfgit integration: its access token and webhook secret.
+  const gitSecrets = { access_token: 'selfgit-access-token', webhook_secret: 'ab'.repeat(24) };
+  const [git] = await sql(
+    t.databaseUrl,
+    `INSERT INTO git_integration (workspace_id, project_id, type, base_url, access_token, webhook_secret, repository_owner, repository_name, repository_key)
+     VALUES ($1, $2, 'selfgit', 'https://git.example', $3, $4, 'o', 'r', $5) RETURNING id`,
+    [workspaceId, project.id, a.encrypt(gitSecrets.access_token), a.encrypt(gitSecrets.webhook_secret), `https://git.example/o/r/${randomBytes(4).toString('hex')}`],
+  );
+  for (const [c, v] of Object.entries(gitSecrets)) put(`git_integration.${c}`, git.id, v);
   // A user's notification tokens and webhook secrets (one column empty).
   const prefs = { topicpush_token: 'tk-topic-token', serverpush_token: null, webhook_secret: 'hook-secret', webhook_previous_secret: 'hook-old-secret' };
   await sql(
@@ -137,8 +146,10 @@ describe('npm run rotate-keys', () => {
     expect(first.out).toContain(`account: re-encrypted 3 values in 2 rows; 4 of 4 values are under key ${ID_B}`);
     expect(first.out).toContain(`integration: re-encrypted 4 values in 2 rows; 4 of 4 values are under key ${ID_B}`);
     expect(first.out).toContain(`notification_preference: re-encrypted 3 values in 1 rows; 3 of 3 values are under key ${ID_B}`);
+    expect(first.out).toContain(`git_integration: re-encrypted 2 values in 1 rows; 2 of 2 values are under key ${ID_B}`);
     expect(first.out).not.toContain('bot-token');
     expect(first.out).not.toContain('hook-secret');
+    expect(first.out).not.toContain('selfgit-access-token');
 
     const after = await stored();
     const onlyB = underKey(KEY_B);
@@ -161,6 +172,7 @@ describe('npm run rotate-keys', () => {
     expect(second.code).toBe(0);
     expect(second.out).toContain(`account: re-encrypted 0 values in 0 rows; 4 of 4 values are under key ${ID_B}`);
     expect(second.out).toContain(`integration: re-encrypted 0 values in 0 rows; 4 of 4 values are under key ${ID_B}`);
+    expect(second.out).toContain(`git_integration: re-encrypted 0 values in 0 rows; 2 of 2 values are under key ${ID_B}`);
     expect(await stored()).toEqual(after);
     // Without the previous key too: everything is already under B.
     expect((await rotateKeys(t.databaseUrl, { ENCRYPTION_KEY: KEY_B })).code).toBe(0);
@@ -170,6 +182,7 @@ describe('npm run rotate-keys', () => {
   it('a table holding a value neither key opens is rolled back whole and reported (exit 1); the other tables rotate', async () => {
     await sql(t.databaseUrl, `DELETE FROM account`);
     await sql(t.databaseUrl, `DELETE FROM integration`);
+    await sql(t.databaseUrl, `DELETE FROM git_integration`);
     await seed(KEY_A);
     const [lost] = await sql(t.databaseUrl, `SELECT id FROM account ORDER BY id LIMIT 1`);
     await sql(t.databaseUrl, `UPDATE account SET refresh_token = $2 WHERE id = $1`, [lost.id, underKey(KEY_C).encrypt('sealed under a key nobody has')]);

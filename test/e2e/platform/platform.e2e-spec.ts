@@ -28,6 +28,10 @@ const PUBLIC_ROUTES = [
   'GET /api/auth/verify-email',
   'POST /api/auth/request-password-reset',
   'POST /api/auth/reset-password',
+  // Inbound git-host webhooks (docs/git-hosts.md): the sender proves itself with an HMAC
+  // signature of the body, so they cannot require a session either.
+  'POST /api/selfgit-integration/webhook/:integrationId',
+  'POST /api/hostedgit-integration/webhook',
   // What a client reads before anyone signs in (docs/compatibility.md): flags and the version.
   'GET /api/config',
   // The read-only board of a project its workspace marked public; any other project is 404.
@@ -35,11 +39,12 @@ const PUBLIC_ROUTES = [
 ];
 /**
  * A ceiling on the list above: raising it is a decision about the attack surface, not a test fix.
- * Raised from 6 to 9 for the four account routes above, which cannot require a session; to 10 for
- * GET /config, which only tells what the settings allow; to 11 for the public board, which shows
- * only projects marked public (each client address counted against RATE_LIMIT_API).
+ * Raised from 6 to 9 for the four account routes above, which cannot require a session; to 11 for
+ * the two inbound git-host webhooks; to 13 for GET /config, which only tells what the settings
+ * allow, and the public board, which shows only projects marked public (each client address
+ * counted against RATE_LIMIT_API).
  */
-const MAX_PUBLIC_ROUTES = 11;
+const MAX_PUBLIC_ROUTES = 13;
 
 /**
  * The routes SwaggerModule.setup (src/bootstrap.ts) registers beside the controllers, so without
@@ -102,6 +107,8 @@ describe('health, docs and the public surface', () => {
 
   it('no registered route but the public ones answers without a valid token', async () => {
     const routes = registeredRoutes(t);
+    // The few routes answering {error} (docs/git-hosts.md) say Unauthorized with that key.
+    const errorKey = new Map(routeAccess(t).map((r) => [r.key, r.errorBodyKey ?? 'message']));
     const signedOut = (await t.api.signUp()).token;
     expect((await t.api.post('/auth/sign-out', undefined, signedOut)).status).toBe(200);
 
@@ -114,11 +121,12 @@ describe('health, docs and the public surface', () => {
         open.push(route.key);
         continue;
       }
-      expect([route.key, anonymous.body]).toEqual([route.key, { message: 'Unauthorized' }]);
+      const unauthorized = { [errorKey.get(route.key)!]: 'Unauthorized' };
+      expect([route.key, anonymous.body]).toEqual([route.key, unauthorized]);
       // a garbage bearer, a garbage API key, a revoked session
       for (const token of ['not-a-token', 'tdm_not-a-key', signedOut]) {
         const res = await t.api.request(route.method, path, body, { token });
-        expect([route.key, res.status, res.body]).toEqual([route.key, 401, { message: 'Unauthorized' }]);
+        expect([route.key, res.status, res.body]).toEqual([route.key, 401, unauthorized]);
       }
     }
     // Exactly the listed routes are open: a stale entry or a new public route fails here.
@@ -136,18 +144,27 @@ describe('error answers in the OpenAPI document', () => {
     expect(documented.sort()).toEqual(served.sort());
   });
 
-  it('every route behind authentication documents 401, 429 and 500; public ones do not claim 401', async () => {
+  it('every route behind authentication documents 401, 429 and 500; public ones do not claim Unauthorized; each error has the schema of the route error key', async () => {
     const doc = (await t.api.get('/openapi.json')).body;
-    const ref = { $ref: '#/components/schemas/ErrorBody' };
+    const refs: Record<string, { $ref: string }> = { message: { $ref: '#/components/schemas/ErrorBody' }, error: { $ref: '#/components/schemas/ErrorKeyBody' } };
     expect(doc.components.schemas.ErrorBody.properties).toEqual({ message: expect.objectContaining({ type: 'string' }) });
+    expect(doc.components.schemas.ErrorKeyBody.properties).toEqual({ error: expect.objectContaining({ type: 'string' }) });
+    const errorKey = new Map(routeAccess(t).map((r) => [r.key, r.errorBodyKey ?? 'message']));
     const publicSeen: string[] = [];
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
         const key = expressKey(method, path);
+        const ref = refs[errorKey.get(key)!];
         expect(op['x-public']).toBeUndefined();
+        expect(op['x-error-key']).toBeUndefined();
+        // Every error response of the route has the schema of its error key.
+        for (const [status, r] of Object.entries<any>(op.responses)) {
+          if (/^[45]/.test(status)) expect([key, status, r.content['application/json'].schema]).toEqual([key, status, ref]);
+        }
         if (PUBLIC_ROUTES.includes(key)) {
           publicSeen.push(key);
-          expect([key, op.responses['401']]).toEqual([key, undefined]);
+          // No login, so no `Unauthorized` (a webhook's own 401 is its refused signature).
+          expect([key, op.responses['401']?.description ?? '']).toEqual([key, expect.not.stringContaining('Unauthorized')]);
           continue;
         }
         for (const status of ['401', '429', '500']) expect([key, status, op.responses[status]?.content['application/json'].schema]).toEqual([key, status, ref]);

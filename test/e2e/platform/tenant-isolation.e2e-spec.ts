@@ -25,6 +25,14 @@ describe('tenant isolation of work items', () => {
     const sibling = await createTask(t, a.owner.token, project.id, { title: 'Sibling' });
     const relation = (await t.api.post('/task-relation', { sourceTaskId: task.id, targetTaskId: sibling.id, relationType: 'blocks' }, a.owner.token)).body;
     const hook = (await t.api.post(`/generic-webhook-integration/project/${project.id}`, { webhookUrl: 'https://hooks.example.com/a/secret-path' }, a.owner.token)).body;
+    // Git-host integrations, written directly (creating a selfgit one through the API needs a git server).
+    const [{ id: selfgit }] = await sql(
+      t.databaseUrl,
+      `INSERT INTO git_integration (workspace_id, project_id, type, base_url, repository_owner, repository_name, repository_key)
+       VALUES ($1, $2, 'selfgit', 'https://git.example', 'a', 'r', 'https://git.example/a/r') RETURNING id`,
+      [a.workspaceId, project.id],
+    );
+    const hosted = (await t.api.post(`/hostedgit-integration/project/${project.id}`, { repositoryOwner: 'a', repositoryName: 'r' }, a.owner.token)).body;
     const [{ id: delivery }] = await sql(
       t.databaseUrl,
       `INSERT INTO delivery (workspace_id, project_id, event_id, event, target_type, target_id, payload, status)
@@ -52,7 +60,7 @@ describe('tenant isolation of work items', () => {
     const L = 'Label not found';
     const E = 'Time entry not found';
     const M = 'Comment not found';
-    const cases: [string, string, unknown, string][] = [
+    const cases: [string, string, unknown, string, ('message' | 'error')?][] = [
       ['GET', `/project?workspaceId=${a.workspaceId}`, undefined, W],
       ['POST', '/project', { name: 'X', workspaceId: a.workspaceId }, W],
       ['GET', `/project/${project.id}`, undefined, P],
@@ -124,6 +132,16 @@ describe('tenant isolation of work items', () => {
         ['GET', `/${type}-integration/project/${project.id}/deliveries`, undefined, P],
         ['POST', `/${type}-integration/project/${project.id}/deliveries/${delivery}/redeliver`, undefined, P],
       ]),
+      ['GET', `/selfgit-integration/project/${project.id}`, undefined, P],
+      ['POST', `/selfgit-integration/project/${project.id}`, { baseUrl: 'https://git.example', accessToken: 't', repositoryOwner: 'a', repositoryName: 'r' }, P],
+      ['PATCH', `/selfgit-integration/project/${project.id}`, { isActive: false }, P],
+      ['DELETE', `/selfgit-integration/project/${project.id}`, undefined, P],
+      ['POST', '/selfgit-integration/import-issues', { projectId: project.id }, P],
+      ['POST', '/selfgit-integration/verify', { baseUrl: 'https://git.example', accessToken: 't', repositoryOwner: 'a', repositoryName: 'r', projectId: project.id }, P],
+      ['GET', `/hostedgit-integration/project/${project.id}`, undefined, P],
+      ['POST', `/hostedgit-integration/project/${project.id}`, { repositoryOwner: 'a', repositoryName: 'r' }, P],
+      ['PATCH', `/hostedgit-integration/project/${project.id}`, { isActive: false }, P, 'error'],
+      ['DELETE', `/hostedgit-integration/project/${project.id}`, undefined, P],
       // B's own project, A's delivery: the delivery is not B's project's.
       ['POST', `/generic-webhook-integration/project/${bProject.id}/deliveries/${delivery}/redeliver`, undefined, 'Delivery not found'],
       ['GET', `/generic-webhook-integration/project/${bProject.id}/deliveries?before=${delivery}`, undefined, 'Delivery not found'],
@@ -133,9 +151,9 @@ describe('tenant isolation of work items', () => {
       ['PATCH', `/notification/${note}/read`, undefined, 'Notification not found'],
       ['GET', `/notification?before=${note}`, undefined, 'Notification not found'],
     ];
-    for (const [method, path, body, message] of cases) {
+    for (const [method, path, body, message, key = 'message'] of cases) {
       const res = await t.api.request(method, path, body, { token: b.owner.token });
-      expect([method, path, res.status, res.body]).toEqual([method, path, 404, { message }]);
+      expect([method, path, res.status, res.body]).toEqual([method, path, 404, { [key]: message }]);
     }
 
     // A's project in B's own reorder is refused as any id that is not B's is (so it tells nothing).
@@ -160,8 +178,9 @@ describe('tenant isolation of work items', () => {
               (SELECT string_agg(position::text, ',' ORDER BY position) FROM project WHERE workspace_id = $7) AS positions,
               (SELECT count(*)::int FROM label WHERE task_id = $3) AS task_labels,
               (SELECT is_read FROM notification WHERE id = $10) AS note_read,
-              (SELECT count(*)::int FROM notification_rule) AS rules`,
-      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery, note],
+              (SELECT count(*)::int FROM notification_rule) AS rules,
+              (SELECT string_agg(type || '/' || is_active::text || '/' || updated_at::text, ',' ORDER BY type) FROM git_integration WHERE id IN ($11, $12)) AS git`,
+      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery, note, hosted.id, selfgit],
     );
     expect(state).toEqual({
       project: project.name,
@@ -178,7 +197,9 @@ describe('tenant isolation of work items', () => {
       task_labels: 1,
       note_read: false,
       rules: 0,
+      git: expect.stringMatching(/^hostedgit\/true\/.*,selfgit\/true\//),
     });
+    expect((await t.api.get(`/hostedgit-integration/project/${project.id}`, a.owner.token)).body).toEqual(hosted);
     expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, a.owner.token)).body).toEqual(hook);
     expect((await t.api.get(`/task/${task.id}`, a.owner.token)).body).toEqual(task);
   });
@@ -200,6 +221,8 @@ describe('tenant isolation of work items', () => {
       ['/task-relation/nope', 'Task not found'],
       ['/messenger-integration/project/nope', 'Project not found'],
       ['/generic-webhook-integration/project/nope/deliveries', 'Project not found'],
+      ['/selfgit-integration/project/nope', 'Project not found'],
+      ['/hostedgit-integration/project/nope', 'Project not found'],
     ]) {
       const res = await t.api.get(path, owner.token);
       expect([path, res.status, res.body]).toEqual([path, 404, { message }]);

@@ -130,7 +130,7 @@ describe('SIGTERM on a worker process with a job in progress', () => {
     expect(await worker.exited).toBe(0);
     const job = (await queue.getJob(jobId))!;
     expect(await job.getState()).toBe('completed');
-    expect([job.attemptsMade, job.returnvalue]).toEqual([1, { messageId: mail.parsed.messageId }]);
+    expect([job.attemptsMade, job.returnvalue]).toEqual([1, { messageId: mail.parsed.messageId, smtpCode: 250 }]);
     expect(worker.output()).not.toContain('shutdown timed out');
   }, 60_000);
 });

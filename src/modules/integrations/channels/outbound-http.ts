@@ -74,6 +74,18 @@ export function describeNetworkError(err: NodeJS.ErrnoException): OutboundError 
  * whatever its status; rejects with an OutboundError when none came within `timeoutMs`.
  */
 export function post(req: OutboundRequest, agents: Agents, opts: { timeoutMs?: number; maxBytes?: number } = {}): Promise<OutboundResponse> {
+  return send({ ...req, method: 'POST' }, agents, opts);
+}
+
+/**
+ * Sends `req` with `method` (a GET carries no body) and `agents`, with the same deadline, answer
+ * cap and no redirects as post() (the git-host clients read their APIs with it).
+ */
+export function send(
+  req: Omit<OutboundRequest, 'body'> & { method: string; body?: string },
+  agents: Agents,
+  opts: { timeoutMs?: number; maxBytes?: number } = {},
+): Promise<OutboundResponse> {
   const timeoutMs = opts.timeoutMs ?? SEND_TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? MAX_RESPONSE_BYTES;
   let url: URL;
@@ -83,8 +95,17 @@ export function post(req: OutboundRequest, agents: Agents, opts: { timeoutMs?: n
     return Promise.reject(new OutboundError('The destination URL is not valid', true));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new OutboundError('The destination URL must be http(s)', true));
-  const body = Buffer.from(req.body, 'utf8');
+  const body = req.body === undefined ? null : Buffer.from(req.body, 'utf8');
   const client = url.protocol === 'https:' ? https : http;
+  // Node refuses some requests before sending anything (a header value with characters HTTP
+  // cannot carry): a permanent failure, described by its code only (the value may be a secret).
+  for (const [name, value] of Object.entries(req.headers)) {
+    try {
+      http.validateHeaderValue(name, value);
+    } catch (err) {
+      return Promise.reject(new OutboundError(`The request header ${name} holds characters HTTP cannot carry (${(err as NodeJS.ErrnoException).code})`, true));
+    }
+  }
   return new Promise<OutboundResponse>((resolve, reject) => {
     let settled = false;
     const finish = (fn: () => void) => {
@@ -96,9 +117,9 @@ export function post(req: OutboundRequest, agents: Agents, opts: { timeoutMs?: n
     const request = client.request(
       url,
       {
-        method: 'POST',
+        method: req.method,
         agent: url.protocol === 'https:' ? agents.https : agents.http,
-        headers: { ...req.headers, 'content-length': String(body.length) },
+        headers: body === null ? req.headers : { ...req.headers, 'content-length': String(body.length) },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -131,7 +152,8 @@ export function post(req: OutboundRequest, agents: Agents, opts: { timeoutMs?: n
       request.destroy();
     }, timeoutMs);
     request.on('error', (err) => finish(() => reject(describeNetworkError(err))));
-    request.end(body);
+    if (body === null) request.end();
+    else request.end(body);
   });
 }
 

@@ -1,0 +1,123 @@
+import { createHmac } from 'node:crypto';
+import { readWebhook } from './git-payloads';
+import { isValidBranchPattern, labelColor, readLabels, taskNumberInBranch, taskTitle, transitionStatus } from './git-rules';
+import { hmacSha256Matches } from './webhook-signature';
+
+const BOARD = [
+  { slug: 'to-do', isFinal: false },
+  { slug: 'in-progress', isFinal: false },
+  { slug: 'in-review', isFinal: false },
+  { slug: 'done', isFinal: true },
+];
+
+describe('branch pattern', () => {
+  it('finds the task number where the pattern stands alone in the branch name, case-insensitively', () => {
+    const p = '{slug}-{number}';
+    expect(taskNumberInBranch(p, 'API', 'API-12')).toBe(12);
+    expect(taskNumberInBranch(p, 'API', 'feature/api-12-login')).toBe(12);
+    expect(taskNumberInBranch(p, 'API', 'fix_API-7')).toBe(7);
+    expect(taskNumberInBranch(p, 'API', 'xapi-12')).toBeNull();
+    expect(taskNumberInBranch(p, 'API', 'api-12x')).toBe(12);
+    expect(taskNumberInBranch(p, 'API', 'api-')).toBeNull();
+    expect(taskNumberInBranch(p, 'API', 'api-0')).toBeNull();
+    expect(taskNumberInBranch(p, 'A.I', 'AxI-3')).toBeNull(); // the key is literal, not a pattern
+    expect(taskNumberInBranch('task/{number}', 'API', 'task/42')).toBe(42);
+    expect(taskNumberInBranch('{number}', 'API', 'hotfix-99')).toBe(99);
+    expect(taskNumberInBranch(p, 'Ключ', 'ключ-5')).toBe(5);
+  });
+
+  it('accepts {number} once and {slug} at most once, nothing else in braces', () => {
+    expect(isValidBranchPattern('{slug}-{number}')).toBe(true);
+    expect(isValidBranchPattern('task/{number}')).toBe(true);
+    expect(isValidBranchPattern('{slug}')).toBe(false);
+    expect(isValidBranchPattern('{number}-{number}')).toBe(false);
+    expect(isValidBranchPattern('{slug}{slug}{number}')).toBe(false);
+    expect(isValidBranchPattern('{user}-{number}')).toBe(false);
+    expect(isValidBranchPattern('x'.repeat(100) + '{number}')).toBe(false);
+    expect(isValidBranchPattern(3)).toBe(false);
+  });
+});
+
+describe('transitions', () => {
+  it('moves to the event column, never out of a final column for a push, a pull request opened or a closed issue', () => {
+    expect(transitionStatus('branch_push', 'to-do', BOARD)).toBe('in-progress');
+    expect(transitionStatus('pr_opened', 'in-progress', BOARD)).toBe('in-review');
+    expect(transitionStatus('pr_merged', 'in-review', BOARD)).toBe('done');
+    expect(transitionStatus('issue_closed', 'to-do', BOARD)).toBe('done');
+    expect(transitionStatus('issue_reopened', 'done', BOARD)).toBe('to-do');
+    expect(transitionStatus('branch_push', 'done', BOARD)).toBeNull();
+    expect(transitionStatus('pr_opened', 'done', BOARD)).toBeNull();
+    expect(transitionStatus('issue_closed', 'done', BOARD)).toBeNull();
+    expect(transitionStatus('branch_push', 'in-progress', BOARD)).toBeNull();
+    expect(transitionStatus('branch_push', 'archived', BOARD)).toBeNull();
+    expect(transitionStatus('branch_push', 'planned', BOARD)).toBe('in-progress');
+  });
+
+  it('a project without the column: its first column', () => {
+    const board = [
+      { slug: 'backlog', isFinal: false },
+      { slug: 'shipped', isFinal: true },
+    ];
+    expect(transitionStatus('branch_push', 'shipped', board)).toBeNull();
+    expect(transitionStatus('pr_merged', 'shipped', board)).toBe('backlog');
+    expect(transitionStatus('branch_push', 'backlog', board)).toBeNull();
+    expect(transitionStatus('branch_push', 'to-do', [])).toBeNull();
+  });
+});
+
+describe('labels', () => {
+  it('status: and priority: set fields; the rest are labels with #rrggbb colours', () => {
+    expect(readLabels([{ name: 'Status: In-Progress' }, { name: 'priority:urgent' }, { name: 'bug', color: 'D73A4A' }, { name: 'status:done' }], ['to-do', 'in-progress', 'done'])).toEqual({
+      status: 'in-progress',
+      priority: 'urgent',
+      others: [{ name: 'bug', color: '#d73a4a' }],
+    });
+    expect(readLabels([{ name: 'status:nope' }, { name: 'priority:meh' }, { name: ' ' }], ['to-do'])).toEqual({ others: [] });
+    expect(readLabels([{ name: 'status:planned' }], ['to-do']).status).toBe('planned');
+    expect(labelColor('#00ff00')).toBe('#00ff00');
+    expect(labelColor('red')).toBe('#6b7280');
+    expect(taskTitle('  ', 4)).toBe('Issue #4');
+    expect(taskTitle('x'.repeat(600), 1)).toHaveLength(500);
+  });
+});
+
+describe('webhook payloads', () => {
+  it('reads the events both hosts send', () => {
+    const issue = { number: 3, title: 'T', body: 'B', state: 'open', labels: [{ name: 'bug', color: 'ff0000' }], html_url: 'u', pull_request: null };
+    expect(readWebhook('selfgit', 'issues', { action: 'label_updated', issue })).toEqual({
+      kind: 'issue',
+      action: 'labeled',
+      issue: { number: 3, title: 'T', body: 'B', state: 'open', labels: [{ name: 'bug', color: 'ff0000' }], url: 'u' },
+    });
+    expect(readWebhook('hostedgit', 'issues', { action: 'opened', issue: { ...issue, pull_request: { url: 'x' } } })).toEqual({ kind: 'ignored', reason: 'Not an issue' });
+    expect(readWebhook('hostedgit', 'push', { ref: 'refs/heads/a/b', after: '1'.repeat(40), repository: { html_url: 'https://h/o/r' } })).toEqual({
+      kind: 'push',
+      branch: 'a/b',
+      url: 'https://h/o/r/tree/a/b',
+    });
+    expect(readWebhook('selfgit', 'push', { ref: 'refs/heads/a', after: '0'.repeat(40) })).toEqual({ kind: 'ignored', reason: 'A deleted branch' });
+    const pr = { number: 9, title: 'P', head: { ref: 'x' }, merged: true };
+    expect(readWebhook('selfgit', 'pull_request', { action: 'closed', pull_request: pr })).toMatchObject({ kind: 'pull_request', action: 'merged' });
+    expect(readWebhook('selfgit', 'pull_request', { action: 'closed', pull_request: { ...pr, merged: false } })).toMatchObject({ action: 'closed' });
+    expect(readWebhook('hostedgit', 'pull_request', { action: 'synchronize', pull_request: pr })).toMatchObject({ action: 'updated' });
+    expect(readWebhook('hostedgit', 'issues', 'not an object')).toEqual({ kind: 'ignored', reason: 'Not an issue' });
+    expect(readWebhook('hostedgit', 'issues', { action: 'deleted', issue })).toEqual({ kind: 'ignored', reason: 'Issue deleted' });
+    expect(readWebhook('hostedgit', 'pull_request', [])).toEqual({ kind: 'ignored', reason: 'No pull request in the payload' });
+  });
+});
+
+describe('webhook signature', () => {
+  it('accepts exactly the HMAC-SHA256 of the raw body under the secret', () => {
+    const raw = Buffer.from('{"a":1}');
+    const hex = createHmac('sha256', 's3cret').update(raw).digest('hex');
+    expect(hmacSha256Matches('s3cret', raw, hex)).toBe(true);
+    expect(hmacSha256Matches('s3cret', raw, hex.toUpperCase())).toBe(true);
+    expect(hmacSha256Matches('s3cret', raw, `sha256=${hex}`, 'sha256=')).toBe(true);
+    expect(hmacSha256Matches('s3cret', raw, hex, 'sha256=')).toBe(false);
+    expect(hmacSha256Matches('other', raw, hex)).toBe(false);
+    expect(hmacSha256Matches('s3cret', Buffer.from('{"a":2}'), hex)).toBe(false);
+    expect(hmacSha256Matches('s3cret', raw, hex.slice(2))).toBe(false);
+    expect(hmacSha256Matches('s3cret', raw, undefined)).toBe(false);
+    expect(hmacSha256Matches('s3cret', raw, ['x'])).toBe(false);
+  });
+});

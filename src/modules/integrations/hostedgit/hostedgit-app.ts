@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createAppAuth } from '@octokit/auth-app';
+import { request } from '@octokit/request';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+
+/** Deadline of each request to the hostedgit API (the installation token and the comment). */
+export const HOSTEDGIT_TIMEOUT_MS = 10_000;
+
+/**
+ * `HOSTEDGIT_APP_PRIVATE_KEY` as PEM: environment files often hold it on one line with `\n`
+ * escapes for its line breaks.
+ */
+export const pemOf = (key: string): string => (key.includes('\\n') ? key.replace(/\\n/g, '\n') : key).trim();
+
+/**
+ * The service acting as the hostedgit App (docs/git-hosts.md, "Connecting a hostedgit repository"): @octokit/auth-app
+ * signs the App JWT with HOSTEDGIT_APP_PRIVATE_KEY, exchanges it for an installation access token
+ * at `${HOSTEDGIT_API_BASE_URL}/app/installations/{id}/access_tokens` and caches the token until
+ * shortly before it expires; with the token, the REST API v3 posts the task-link comment. The API
+ * address is the operator's setting, not user input, so it does not go through the destination guard.
+ */
+@Injectable()
+export class HostedgitApp {
+  private readonly request: typeof request;
+  private readonly auth: ReturnType<typeof createAppAuth> | null;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const { apiBaseUrl, appId, appPrivateKey } = config.hostedgit;
+    this.request = request.defaults({
+      baseUrl: apiBaseUrl.replace(/\/+$/, ''),
+      headers: { 'user-agent': 'Tandem' },
+      request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(HOSTEDGIT_TIMEOUT_MS) }) },
+    });
+    this.auth = appId && appPrivateKey ? createAppAuth({ appId, privateKey: pemOf(appPrivateKey), request: this.request }) : null;
+  }
+
+  /** Whether HOSTEDGIT_APP_ID and HOSTEDGIT_APP_PRIVATE_KEY are set. */
+  get configured(): boolean {
+    return this.auth !== null;
+  }
+
+  /** Posts a comment on an issue as the App's installation; answers the comment's id. */
+  async comment(installationId: number, owner: string, repo: string, issueNumber: number, body: string): Promise<string> {
+    if (!this.auth) throw new Error('The hostedgit App is not configured (HOSTEDGIT_APP_ID, HOSTEDGIT_APP_PRIVATE_KEY)');
+    const { token } = await this.auth({ type: 'installation', installationId });
+    const res = await this.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner,
+      repo,
+      issue_number: issueNumber,
+      body,
+      headers: { authorization: `token ${token}` },
+    });
+    return String((res.data as { id?: unknown }).id ?? '');
+  }
+}

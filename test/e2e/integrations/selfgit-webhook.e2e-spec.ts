@@ -1,0 +1,304 @@
+import { randomUUID } from 'node:crypto';
+import { startTestApp, TestApp } from '../../support/app';
+import { sql } from '../../support/fixtures';
+import { FakeIssue, FakeSelfgit, hmacHex, sendSelfgitWebhook } from '../../support/git-hosts';
+import { until } from '../../support/until';
+import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
+import { addIntegration, botToken, ScriptedReceiver } from './delivery-support';
+
+const TOKEN = 'webhook-token-0123456789abcdef';
+const git = new FakeSelfgit();
+const receiver = new ScriptedReceiver();
+let t: TestApp;
+
+beforeAll(async () => {
+  await Promise.all([git.start(), receiver.start()]);
+  git.addUser(TOKEN, 'ada');
+  t = await startTestApp({ MESSENGER_API_BASE_URL: `${receiver.url}/messenger` });
+});
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([git.stop(), receiver.stop()]);
+});
+
+let n = 0;
+
+/** A project (key WEB<n>) linked to a fresh repository; its webhook URL and secret as the record shows them. */
+async function linked(opts: { commentTaskLink?: boolean; hooks?: boolean } = {}) {
+  const { owner, workspaceId } = await ownerWithWorkspace(t);
+  const slug = `WEB${++n}`;
+  const project = await createProject(t, owner.token, workspaceId, { slug });
+  const name = `hooked-${n}`;
+  const repo = git.addRepo('acme', name, { access: { [TOKEN]: 'write' } });
+  const rec = (
+    await t.api.post(
+      `/selfgit-integration/project/${project.id}`,
+      { baseUrl: git.url, accessToken: TOKEN, repositoryOwner: 'acme', repositoryName: name, commentTaskLinkOnSelfgitIssue: opts.commentTaskLink ?? false },
+      owner.token,
+    )
+  ).body;
+  const url = `${t.url}/selfgit-integration/webhook/${rec.id}`;
+  const send = (event: string, payload: unknown, o: { deliveryId?: string; signature?: string } = {}) => sendSelfgitWebhook(url, rec.webhookSecret, event, payload, o);
+  const hookPath = `/hooks/${name}`;
+  const chat = botToken();
+  if (opts.hooks) {
+    await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${hookPath}` });
+    await addIntegration(t, owner.token, project.id, { type: 'messenger', botToken: chat, chatId: '-1001' });
+  }
+  const repository = git.repositoryJson(repo);
+  const issuePayload = (action: string, i: FakeIssue) => ({ action, number: i.number, issue: git.issueJson(repo, i), repository, sender: { login: 'ada' } });
+  return { owner, project, slug, repo, rec, url, send, hookPath, chatPath: `/messenger/bot${chat}/sendMessage`, repository, issuePayload };
+}
+
+const task = async (id: string) => (await sql(t.databaseUrl, `SELECT id, number, title, description, status, priority FROM task WHERE id = $1`, [id]))[0];
+const tasksOf = (projectId: string) => sql(t.databaseUrl, `SELECT id, number, title, status FROM task WHERE project_id = $1 ORDER BY number`, [projectId]);
+const activities = (taskId: string) => sql(t.databaseUrl, `SELECT type, content, user_id, external_user_name, external_source FROM activity WHERE task_id = $1 ORDER BY created_at`, [taskId]);
+
+const push = (repository: unknown, branch: string) => ({ ref: `refs/heads/${branch}`, before: '0'.repeat(40), after: 'a'.repeat(40), commits: [], repository });
+const pull = (repository: unknown, action: string, number: number, branch: string, merged = false, title = `PR ${number}`) => ({
+  action,
+  number,
+  pull_request: { number, title, body: '', state: action === 'closed' ? 'closed' : 'open', merged, head: { ref: branch }, html_url: `https://git.example/pulls/${number}` },
+  repository,
+});
+
+describe('inbound selfgit webhook: issues and comments', () => {
+  it('an opened issue creates its task; edited, closed and reopened update it; a comment is copied with its author', async () => {
+    const { project, send, issuePayload, repo } = await linked();
+    const i: FakeIssue = { number: 7, title: 'Crash on save', body: 'It crashes', labels: [{ name: 'priority:urgent' }, { name: 'bug' }] };
+    repo.issues.push(i);
+    const opened = await send('issues', issuePayload('opened', i));
+    expect(opened.status).toBe(200);
+    expect(opened.body).toEqual({ ok: true, outcome: 'applied', taskIds: [expect.any(String)] });
+    const id = opened.body.taskIds[0];
+    expect(await task(id)).toMatchObject({ title: 'Crash on save', description: 'It crashes', status: 'to-do', priority: 'urgent' });
+
+    i.title = 'Crash on save (Safari)';
+    expect((await send('issues', issuePayload('edited', i))).body).toEqual({ ok: true, outcome: 'applied', taskIds: [id] });
+    i.state = 'closed';
+    expect((await send('issues', issuePayload('closed', i))).body.outcome).toBe('applied');
+    expect(await task(id)).toMatchObject({ title: 'Crash on save (Safari)', status: 'done' });
+    i.state = 'open';
+    await send('issues', issuePayload('reopened', i));
+    expect((await task(id)).status).toBe('to-do');
+    // The same again changes nothing.
+    expect((await send('issues', issuePayload('edited', i))).body).toEqual({ ok: true, outcome: 'unchanged', taskIds: [] });
+
+    const comment = { id: 77, body: 'Same here', user: 'zoe' };
+    const res = await send('issue_comment', { action: 'created', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, comment), repository: git.repositoryJson(repo), is_pull: false });
+    expect(res.body).toEqual({ ok: true, outcome: 'applied', taskIds: [id] });
+    const history = await activities(id);
+    expect(history.map((a) => a.type)).toEqual(['created', 'title_changed', 'status_changed', 'status_changed', 'comment']);
+    expect(history.every((a) => a.user_id === null)).toBe(true);
+    expect(history[4]).toMatchObject({ content: 'Same here', external_user_name: 'zoe', external_source: 'selfgit' });
+
+    // A comment on a pull request, an edited comment, and an unknown event are ignored.
+    expect((await send('issue_comment', { action: 'created', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, { ...comment, id: 78 }), repository: git.repositoryJson(repo), is_pull: true })).body).toMatchObject({ outcome: 'ignored' });
+    expect((await send('issue_comment', { action: 'edited', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, comment), repository: git.repositoryJson(repo) })).body).toMatchObject({ outcome: 'ignored' });
+    expect((await send('release', { action: 'published', repository: git.repositoryJson(repo) })).body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'Event release is not used' });
+    expect(await tasksOf(project.id)).toHaveLength(1);
+  });
+
+  it('a comment on an issue without a task creates the task first; a closed issue starts in done', async () => {
+    const { project, send, repo } = await linked();
+    const i: FakeIssue = { number: 3, title: 'Docs typo' };
+    const res = await send('issue_comment', { action: 'created', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, { id: 1, body: 'typo in README', user: 'x' }), repository: git.repositoryJson(repo), is_pull: false });
+    const [created] = await tasksOf(project.id);
+    expect(res.body.taskIds).toEqual([created.id]);
+    expect((await activities(created.id)).map((a) => a.type)).toEqual(['created', 'comment']);
+    const closed = await send('issues', { action: 'closed', number: 4, issue: git.issueJson(repo, { number: 4, title: 'Old', state: 'closed' }), repository: git.repositoryJson(repo) });
+    expect((await task(closed.body.taskIds[0])).status).toBe('done');
+  });
+
+  it('with commentTaskLinkOnSelfgitIssue, a task made from an opened issue is linked on the issue once; the echo of that comment is not copied', async () => {
+    const { project, send, issuePayload, repo, slug } = await linked({ commentTaskLink: true });
+    const i: FakeIssue = { number: 9, title: 'Add dark mode' };
+    repo.issues.push(i);
+    const opened = await send('issues', issuePayload('opened', i));
+    const id = opened.body.taskIds[0];
+    const [posted] = git.posted.filter((p) => p.repo === `acme/${repo.name}`);
+    expect(posted).toMatchObject({ number: 9, body: `Tracked in Tandem as ${slug}-1: http://localhost:5173/projects/${project.id}/tasks/${id}` });
+    // The server sends the comment back as an issue_comment event.
+    const echo = await send('issue_comment', {
+      action: 'created',
+      issue: git.issueJson(repo, i),
+      comment: git.commentJson(repo, i, { id: posted.id, body: posted.body, user: 'ada' }),
+      repository: git.repositoryJson(repo),
+      is_pull: false,
+    });
+    expect(echo.body.outcome).toBe('unchanged');
+    await send('issues', issuePayload('edited', { ...i, title: 'Add dark mode!' }));
+    expect(git.posted.filter((p) => p.repo === `acme/${repo.name}`)).toHaveLength(1);
+    expect((await activities(id)).filter((a) => a.type === 'comment')).toEqual([]);
+  });
+});
+
+describe('inbound selfgit webhook: branches and pull requests', () => {
+  it('a push to a branch naming a task moves it to in-progress, a pull request opened to in-review, merged to done', async () => {
+    const { owner, project, slug, send, repository } = await linked();
+    const a = await createTask(t, owner.token, project.id, { title: 'Login page' });
+    const b = await createTask(t, owner.token, project.id, { title: 'Other' });
+
+    expect((await send('push', push(repository, `feature/${slug.toLowerCase()}-${a.number}-login`))).body).toEqual({ ok: true, outcome: 'applied', taskIds: [a.id] });
+    expect((await task(a.id)).status).toBe('in-progress');
+    // No task named, a number that is only a prefix, a tag: nothing moves.
+    for (const branch of ['main', `${slug}-${a.number}9`, `x${slug}-${a.number}`]) expect((await send('push', push(repository, branch))).body.outcome).toBe('unchanged');
+    expect((await send('push', { ...push(repository, 'x'), ref: `refs/tags/${slug}-${a.number}` })).body.outcome).toBe('ignored');
+    expect((await task(b.id)).status).toBe('to-do');
+
+    expect((await send('pull_request', pull(repository, 'opened', 5, `${slug}-${a.number}-login`))).body.taskIds).toEqual([a.id]);
+    expect((await task(a.id)).status).toBe('in-review');
+    // A second pull request of the same task (named by its title) is open too: merging the first does not finish the task.
+    await send('pull_request', pull(repository, 'opened', 6, 'cleanup', false, `Cleanup for ${slug}-${a.number}`));
+    expect((await send('pull_request', pull(repository, 'closed', 5, `${slug}-${a.number}-login`, true))).body.outcome).toBe('unchanged');
+    expect((await task(a.id)).status).toBe('in-review');
+    await send('pull_request', pull(repository, 'closed', 6, 'cleanup', true, `Cleanup for ${slug}-${a.number}`));
+    expect((await task(a.id)).status).toBe('done');
+
+    // Never backwards out of a final column.
+    expect((await send('push', push(repository, `${slug}-${a.number}-followup`))).body.outcome).toBe('unchanged');
+    expect((await send('pull_request', pull(repository, 'opened', 7, `${slug}-${a.number}-followup`))).body.outcome).toBe('unchanged');
+    expect((await task(a.id)).status).toBe('done');
+
+    // A pull request closed without merging moves nothing.
+    await send('pull_request', pull(repository, 'opened', 8, `${slug}-${b.number}`));
+    await send('pull_request', pull(repository, 'closed', 8, `${slug}-${b.number}`, false));
+    expect((await task(b.id)).status).toBe('in-review');
+
+    const links = await sql(t.databaseUrl, `SELECT resource_type, external_id, metadata->>'state' AS state FROM external_link WHERE task_id = $1 ORDER BY resource_type, external_id COLLATE "C"`, [a.id]);
+    expect(links).toEqual([
+      { resource_type: 'branch', external_id: `${slug}-${a.number}-followup`, state: null },
+      { resource_type: 'branch', external_id: `feature/${slug.toLowerCase()}-${a.number}-login`, state: null },
+      { resource_type: 'pull_request', external_id: '5', state: 'merged' },
+      { resource_type: 'pull_request', external_id: '6', state: 'merged' },
+      { resource_type: 'pull_request', external_id: '7', state: 'open' },
+    ]);
+  });
+
+  it('follows the branch pattern of the integration', async () => {
+    const { owner, project, send, repository, slug } = await linked();
+    const a = await createTask(t, owner.token, project.id);
+    await t.api.patch(`/selfgit-integration/project/${project.id}`, { branchPattern: 'task/{number}' }, owner.token);
+    expect((await send('push', push(repository, `${slug}-${a.number}`))).body.outcome).toBe('unchanged');
+    expect((await send('push', push(repository, `task/${a.number}`))).body.taskIds).toEqual([a.id]);
+  });
+});
+
+describe('inbound selfgit webhook: what is refused', () => {
+  it('a bad or missing signature changes nothing and answers {error}', async () => {
+    const { project, send, issuePayload, url, rec } = await linked();
+    const payload = issuePayload('opened', { number: 1, title: 'Sneaky' });
+    const body = JSON.stringify(payload);
+    for (const signature of ['', 'deadbeef', hmacHex('not-the-secret', body), hmacHex(rec.webhookSecret, `${body} `)]) {
+      const res = await send('issues', payload, { signature });
+      expect([signature, res.status, res.body]).toEqual([signature, 401, { error: 'Invalid signature' }]);
+    }
+    // The right signature of another body.
+    const other = await sendSelfgitWebhook(url, rec.webhookSecret, 'issues', payload, { signature: hmacHex(rec.webhookSecret, '{}') });
+    expect([other.status, other.body]).toEqual([401, { error: 'Invalid signature' }]);
+    expect(await tasksOf(project.id)).toEqual([]);
+
+    expect(await sendSelfgitWebhook(`${t.url}/selfgit-integration/webhook/${randomUUID()}`, rec.webhookSecret, 'issues', payload)).toEqual({ status: 404, body: { error: 'Integration not found' } });
+    expect(await sendSelfgitWebhook(`${t.url}/selfgit-integration/webhook/nope`, rec.webhookSecret, 'issues', payload)).toEqual({ status: 404, body: { error: 'Integration not found' } });
+    const broken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"action":' });
+    expect([broken.status, await broken.json()]).toEqual([400, { error: 'Invalid JSON body' }]);
+    const form = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payload=%7B%7D' });
+    expect([form.status, await form.json()]).toEqual([415, { error: 'The webhook body must be JSON (Content-Type: application/json)' }]);
+    expect(await tasksOf(project.id)).toEqual([]);
+  });
+
+  it('a replayed delivery changes nothing twice: the same delivery id, the same body under another id, or both at once', async () => {
+    const { project, send, repo } = await linked();
+    const i: FakeIssue = { number: 2, title: 'Replay me' };
+    const commentPayload = { action: 'created', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, { id: 5, body: 'once', user: 'x' }), repository: git.repositoryJson(repo), is_pull: false };
+    const deliveryId = randomUUID();
+    expect((await send('issue_comment', commentPayload, { deliveryId })).body.outcome).toBe('applied');
+    expect((await send('issue_comment', commentPayload, { deliveryId })).body).toEqual({ ok: true, outcome: 'duplicate', taskIds: [] });
+    expect((await send('issue_comment', commentPayload, { deliveryId: randomUUID() })).body.outcome).toBe('duplicate');
+    const [only] = await tasksOf(project.id);
+    expect((await activities(only.id)).map((a) => a.type)).toEqual(['created', 'comment']);
+
+    // Two copies of a new delivery at the same moment: one applies, the other is a duplicate.
+    const second = { ...commentPayload, comment: git.commentJson(repo, i, { id: 6, body: 'twice?', user: 'x' }) };
+    const id2 = randomUUID();
+    const both = await Promise.all([send('issue_comment', second, { deliveryId: id2 }), send('issue_comment', second, { deliveryId: id2 })]);
+    expect(both.map((r) => r.body.outcome).sort()).toEqual(['applied', 'duplicate']);
+    expect((await activities(only.id)).map((a) => a.content)).toEqual(['created the task', 'once', 'twice?']);
+  });
+
+  it('signed payloads of odd shapes never make a 500 and change nothing', async () => {
+    const { project, send, repository, url, rec } = await linked();
+    // A body that is not an object or an array is no webhook body: 400 {error}, as any malformed JSON.
+    for (const raw of ['null', '1', '"text"']) {
+      const res = await sendSelfgitWebhook(url, rec.webhookSecret, 'issues', undefined, { raw });
+      expect([raw, res.status, res.body]).toEqual([raw, 400, { error: 'Invalid JSON body' }]);
+    }
+    const shapes: unknown[] = [
+      [],
+      {},
+      { action: 'opened', issue: null },
+      { action: 'opened', issue: [] },
+      { action: 'opened', issue: { number: '1', title: 5 } },
+      { action: 'opened', issue: { number: -3, title: 'x' } },
+      { action: 'created', issue: { number: 1 }, comment: { id: null } },
+      { ref: 5, after: null },
+      { ref: 'refs/heads/', repository: [] },
+      { action: 'opened', pull_request: { number: 1e308, head: 'x' } },
+      { action: 'opened', pull_request: { number: 2, head: { ref: ['a'] }, title: { a: 1 } } },
+      { action: 'opened', issue: { number: 1, title: 'x'.repeat(2000), body: 'y'.repeat(200_000), labels: [{ name: 'z'.repeat(500) }, 'nope', null, { name: 3 }] }, repository },
+    ];
+    const out: string[] = [];
+    for (const event of ['issues', 'issue_comment', 'push', 'pull_request', '']) {
+      for (const payload of shapes) {
+        const res = await send(event, payload);
+        if (res.status !== 200 || !['ignored', 'unchanged', 'applied'].includes(res.body?.outcome)) out.push(`${event} ${JSON.stringify(payload).slice(0, 60)} -> ${res.status} ${JSON.stringify(res.body)}`);
+      }
+    }
+    expect(out).toEqual([]);
+    // Only the one well-formed (if oversized) issue made a task, its texts cut to what a task holds.
+    const made = await sql(t.databaseUrl, `SELECT length(title) AS title, length(description) AS description FROM task WHERE project_id = $1`, [project.id]);
+    expect(made).toEqual([{ title: 500, description: 100_000 }]);
+  });
+
+  it('an inactive integration and events of another repository change nothing', async () => {
+    const { owner, project, send, issuePayload, repository } = await linked();
+    await t.api.patch(`/selfgit-integration/project/${project.id}`, { isActive: false }, owner.token);
+    expect((await send('issues', issuePayload('opened', { number: 1, title: 'x' }))).body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'The integration is not active' });
+    await t.api.patch(`/selfgit-integration/project/${project.id}`, { isActive: true }, owner.token);
+    const elsewhere = { ...issuePayload('opened', { number: 1, title: 'x' }), repository: { ...(repository as object), owner: { login: 'evil' }, full_name: 'evil/thing', name: 'thing' } };
+    expect((await send('issues', elsewhere)).body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'The event is about another repository' });
+    expect(await tasksOf(project.id)).toEqual([]);
+  });
+});
+
+describe('a change made by the webhook reaches the project integrations', () => {
+  it('a status change from a pull request is delivered to the generic webhook and the messenger chat, with no user as actor', async () => {
+    const { owner, project, send, repository, slug, hookPath, chatPath } = await linked({ hooks: true });
+    const a = await createTask(t, owner.token, project.id, { title: 'Ship it' });
+    await receiver.waitFor(hookPath, 1); // task.created
+    await receiver.waitFor(chatPath, 1);
+
+    expect((await send('pull_request', pull(repository, 'opened', 1, `${slug}-${a.number}`))).body.outcome).toBe('applied');
+    const [, hook] = await receiver.waitFor(hookPath, 2);
+    expect(hook.json).toMatchObject({
+      event: 'task.status_changed',
+      project: { id: project.id },
+      task: { id: a.id, number: a.number, title: 'Ship it', status: 'in-review' },
+      actor: null,
+      data: { oldStatus: 'to-do', newStatus: 'in-review' },
+    });
+    const [, chat] = await receiver.waitFor(chatPath, 2);
+    expect(chat.json.text.split('\n').slice(1, 3)).toEqual(['Tandem changed the status', 'Status: to-do → in-review']);
+
+    // A created task and a copied comment reach them too.
+    const i: FakeIssue = { number: 40, title: 'From the issue tracker' };
+    await send('issue_comment', { action: 'created', issue: git.issueJson(git.repo('acme', `hooked-${n}`), i), comment: { id: 1, body: 'hello', user: { login: 'q' } }, repository, is_pull: false });
+    const hooks = await receiver.waitFor(hookPath, 4);
+    // (Deliveries run side by side: their order of arrival is not the order of the events.)
+    expect(hooks.slice(2).map((r) => [r.json.event, r.json.task.title]).sort()).toEqual([
+      ['task.comment_created', 'From the issue tracker'],
+      ['task.created', 'From the issue tracker'],
+    ]);
+    await until('both in the chat too', () => receiver.to(chatPath).length >= 4);
+  });
+});
