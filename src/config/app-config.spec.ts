@@ -15,7 +15,7 @@ describe('loadConfig', () => {
     expect(c.roles).toEqual(['api', 'worker']);
     expect(c.encryptionKey).toHaveLength(32);
     expect(c.rateLimits).toEqual({ auth: 20, invites: 10, api: 6000 });
-    expect(c.outboxPollMs).toBe(5000);
+    expect(c.outboxPollMs).toBe(2000);
     expect(c.customOAuth.scopes).toBe('openid email profile');
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.smtp)).toBe(true);

@@ -316,7 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     databaseUrl: parsed.DATABASE_URL ?? `postgres://postgres@${parsed.TANDEM_DEFAULT_POSTGRES ?? '127.0.0.1:5432'}/tandem`,
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
-    outboxPollMs: parsed.OUTBOX_POLL_MS ?? 5_000,
+    outboxPollMs: parsed.OUTBOX_POLL_MS ?? 2_000,
     notificationBatchWindowMs: parsed.NOTIFICATION_BATCH_WINDOW_MS ?? 60_000,
     redisUrl: parsed.REDIS_URL ?? `redis://${parsed.TANDEM_DEFAULT_REDIS ?? '127.0.0.1:6379'}`,
     unsetUrls: { database: !parsed.DATABASE_URL, redis: !parsed.REDIS_URL },

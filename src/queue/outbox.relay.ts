@@ -27,9 +27,9 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 /**
  * Worker role: publishes committed outbox rows to their queues and deletes them.
  *
- * Woken by the outbox listener when a row commits (LISTEN/NOTIFY), and by a poll every
- * OUTBOX_POLL_MS in case a notification was lost (listener reconnecting, another process's
- * notification, a row written with triggers disabled). Rows are claimed with FOR UPDATE SKIP
+ * Woken by the outbox listener after a row commits (LISTEN/NOTIFY; writers notify after their
+ * commit through OutboxSignal), and by a poll every OUTBOX_POLL_MS in case a notification was
+ * lost (listener reconnecting, a writer that crashed between its commit and its wake). Rows are claimed with FOR UPDATE SKIP
  * LOCKED, so several workers never block each other, and published with BullMQ job id = row id;
  * a row is deleted only after BullMQ accepted its job, so a Redis outage leaves it for a later
  * try, and if the delete is lost after a successful publish, the next publish of the same id is

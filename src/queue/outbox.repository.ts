@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import { OutboxSignal } from './outbox-signal';
 
-/** The notification channel an insert into the outbox signals (a trigger; see the Outbox migration). */
+/** The notification channel that wakes the relay (sent after commit by OutboxSignal). */
 export const OUTBOX_CHANNEL = 'outbox';
 
 export interface NewOutboxRow {
@@ -24,12 +25,15 @@ export interface ClaimedOutboxRow {
 /** The transactional outbox. Rows belong to no workspace: they carry whatever their job needs. */
 @Injectable()
 export class OutboxRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly signal: OutboxSignal,
+  ) {}
 
   /**
    * Writes a row in `m`'s transaction and answers its id. A row with the same id already there is
-   * left as it is (the same job asked for twice). The table's trigger notifies OUTBOX_CHANNEL,
-   * which Postgres delivers to listeners when the transaction commits, and never if it rolls back.
+   * left as it is (the same job asked for twice). The relay is woken once the transaction commits
+   * (OutboxSignal), never if it rolls back.
    */
   async insert(row: NewOutboxRow, m: EntityManager = this.ds.manager): Promise<string> {
     const rows: { id: string }[] = await m.query(
@@ -37,6 +41,7 @@ export class OutboxRepository {
        ON CONFLICT (id) DO NOTHING RETURNING id`,
       [row.id ?? null, row.queue, row.name, JSON.stringify(row.payload)],
     );
+    this.signal.afterCommit(m);
     return rows[0]?.id ?? row.id!;
   }
 

@@ -3,6 +3,8 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redisOptionsFromUrl } from '../redis/redis-options';
 import './guarded-bullmq';
+import { OutboxSignal } from './outbox-signal';
+import { OutboxWakeRepository } from './outbox-wake.repository';
 import { QUEUE_NAMES, QUEUES, QueueName } from './queues';
 import { WorkerSettings } from './worker-settings';
 
@@ -25,8 +27,8 @@ export const registerQueues = (...names: QueueName[]) =>
       }),
     }),
   ],
-  providers: [WorkerSettings],
-  exports: [BullModule, WorkerSettings],
+  providers: [WorkerSettings, OutboxSignal, OutboxWakeRepository],
+  exports: [BullModule, WorkerSettings, OutboxSignal],
 })
 export class QueueModule {}
 

@@ -11,8 +11,9 @@ import { TenantColumns1763781000000 } from './1763781000000-TenantColumns';
 import { IntegrationsAndDeliveries1763781100000 } from './1763781100000-IntegrationsAndDeliveries';
 import { AccountTokens1763781200000 } from './1763781200000-AccountTokens';
 import { UserNotifications1763781500000 } from './1763781500000-UserNotifications';
+import { OutboxWakeAfterCommit1763781700000 } from './1763781700000-OutboxWakeAfterCommit';
 import { GitHosts1763781600000 } from './1763781600000-GitHosts';
-import { ClientCompatibility1763781700000 } from './1763781700000-ClientCompatibility';
+import { ClientCompatibility1763781800000 } from './1763781800000-ClientCompatibility';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   AccountTokens1763781200000,
   UserNotifications1763781500000,
   GitHosts1763781600000,
-  ClientCompatibility1763781700000,
+  OutboxWakeAfterCommit1763781700000,
+  ClientCompatibility1763781800000,
 ];

@@ -5,6 +5,7 @@ import { firstRow, preparedRows, setClause } from '../../database/sql';
 import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
+import { OutboxSignal } from '../../queue/outbox-signal';
 import { taskEventsSql } from './task-events.sql';
 import { TASK_FIELDS, TaskRow } from './task.record';
 
@@ -178,7 +179,16 @@ export type MovedTaskRow = TaskRow & { old_project_id: string };
 
 @Injectable()
 export class TaskChangesRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly outbox: OutboxSignal,
+  ) {}
+
+  /** Every write here may have written events into the outbox: wake the relay once they commit. */
+  private written<T>(row: T | undefined, m: EntityManager): T | undefined {
+    if (row !== undefined) this.outbox.afterCommit(m);
+    return row;
+  }
 
   /**
    * Creates a task with its history row, `created` (or `imported`: docs/compatibility.md,
@@ -187,7 +197,7 @@ export class TaskChangesRepository {
    * inbound git webhook).
    */
   async create(task: NewTask, actorId: string | null, m: EntityManager = this.ds.manager, how: 'created' | 'imported' = 'created'): Promise<TaskRow | undefined> {
-    return firstRow<TaskRow>(m, CREATE_SQL, [
+    const row = await firstRow<TaskRow>(m, CREATE_SQL, [
       task.workspaceId,
       task.projectId,
       task.status,
@@ -201,6 +211,7 @@ export class TaskChangesRepository {
       how,
       how === 'imported' ? 'imported the task' : 'created the task',
     ]);
+    return this.written(row, m);
   }
 
   /**
@@ -232,7 +243,7 @@ export class TaskChangesRepository {
     const historySql = diff.activities.length
       ? `, history AS (${history(this.draftsSource(diff.activities, param), `${param(actorId)}::uuid`)}), events AS (${taskEventsSql('history', 'changed')})`
       : '';
-    return firstRow<TaskRow>(
+    const row = await firstRow<TaskRow>(
       m,
       `WITH changed AS (
          UPDATE task SET ${assignments}, updated_at = now()
@@ -242,12 +253,13 @@ export class TaskChangesRepository {
        SELECT * FROM changed`,
       params,
     );
+    return diff.activities.length ? this.written(row, m) : row;
   }
 
   /** Moves a task to another project of its workspace (MOVE_SQL); undefined when refused. */
   async move(workspaceId: string, taskId: string, destinationProjectId: string, requestedStatus: string | null, actorId: string): Promise<MovedTaskRow | undefined> {
     const [row] = await preparedRows<MovedTaskRow>(this.ds, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]);
-    return row;
+    return this.written(row, this.ds.manager);
   }
 
   /**
@@ -262,7 +274,7 @@ export class TaskChangesRepository {
     external: ExternalAuthor | null = null,
     m: EntityManager = this.ds.manager,
   ): Promise<ActivityRow | undefined> {
-    return firstRow<ActivityRow>(m, COMMENT_SQL, [
+    const row = await firstRow<ActivityRow>(m, COMMENT_SQL, [
       taskId,
       workspaceId,
       actorId,
@@ -272,6 +284,7 @@ export class TaskChangesRepository {
       external?.source ?? null,
       external?.url ?? null,
     ]);
+    return this.written(row, m);
   }
 
   /** History rows of `drafts` for each row of CTE `changed` (no row changed, no history). */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { firstRow, rows } from '../../database/sql';
+import { OutboxSignal } from '../../queue/outbox-signal';
 import { timeEntryEventSql } from '../task/task-events.sql';
 import { TIME_ENTRY_FIELDS, TimeEntryRow } from './time-entry.record';
 
@@ -18,15 +19,18 @@ export interface TimeEntryFields {
 
 @Injectable()
 export class TimeEntryRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly outbox: OutboxSignal,
+  ) {}
 
   /**
    * Inserts the entry and, in the same statement, its task event (`timeEntryCreated` through the
    * outbox: docs/notifications.md), so the entry and its event commit together. A foreign key
    * violation when the task no longer exists.
    */
-  insert(workspaceId: string, taskId: string, authorId: string, fields: TimeEntryFields): Promise<TimeEntryRow> {
-    return firstRow<TimeEntryRow>(
+  async insert(workspaceId: string, taskId: string, authorId: string, fields: TimeEntryFields): Promise<TimeEntryRow> {
+    const row = await firstRow<TimeEntryRow>(
       this.ds.manager,
       `WITH entry AS (
          INSERT INTO time_entry (workspace_id, task_id, user_id, description, start_time, end_time, duration)
@@ -34,7 +38,10 @@ export class TimeEntryRepository {
        ), events AS (${timeEntryEventSql('entry')})
        SELECT * FROM entry`,
       [workspaceId, taskId, authorId, fields.description, fields.startTime, fields.endTime, fields.duration],
-    ) as Promise<TimeEntryRow>;
+    );
+    // Auto-committed: the event is in; wake the relay.
+    this.outbox.afterCommit(this.ds.manager);
+    return row as TimeEntryRow;
   }
 
   /** A task's entries by start time. */

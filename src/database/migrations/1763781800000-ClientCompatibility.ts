@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * with either of its tasks; one pair of tasks holds at most one relation of each type, whichever
  * way round.
  */
-export class ClientCompatibility1763781700000 implements MigrationInterface {
-  name = 'ClientCompatibility1763781700000';
+export class ClientCompatibility1763781800000 implements MigrationInterface {
+  name = 'ClientCompatibility1763781800000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE label DROP CONSTRAINT label_color_check`);
