@@ -12,6 +12,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { AdminModule } from './modules/admin/admin.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
+import { ClientConfigModule } from './modules/client-config/client-config.module';
 import { HealthModule } from './modules/health/health.module';
 import { IntegrationsModule } from './modules/integrations/integrations.module';
 import { NotificationPreferencesModule } from './modules/notification-preferences/notification-preferences.module';
@@ -24,6 +25,8 @@ import { ColumnModule } from './modules/column/column.module';
 import { LabelModule } from './modules/label/label.module';
 import { ProjectModule } from './modules/project/project.module';
 import { TaskModule } from './modules/task/task.module';
+import { TaskBulkModule } from './modules/task-bulk/task-bulk.module';
+import { TaskRelationModule } from './modules/task-relation/task-relation.module';
 import { TimeEntryModule } from './modules/time-entry/time-entry.module';
 import { NetModule } from './common/net/net.module';
 import { QueueModule } from './queue/queue.module';
@@ -35,9 +38,12 @@ export const FEATURE_MODULES: Type[] = [
   AuthModule,
   OrganizationModule,
   HealthModule,
+  ClientConfigModule,
   ProjectModule,
   ColumnModule,
   TaskModule,
+  TaskRelationModule,
+  TaskBulkModule,
   LabelModule,
   TimeEntryModule,
   ActivityModule,

@@ -21,3 +21,6 @@ export function recordQueries(): { statements: string[]; stop(): void } {
     },
   };
 }
+
+/** The outbox relay's wake after a commit that wrote events (src/queue/outbox-signal.ts): its own statement, coalesced, not a request's work. */
+export const isOutboxWake = (statement: string): boolean => /^SELECT pg_notify\('outbox', ''\)$/.test(statement);

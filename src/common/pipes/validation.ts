@@ -15,6 +15,9 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
   return out;
 }
 
+/** The message of a failed validation: every constraint's message, joined (as the pipeline answers it). */
+export const validationMessage = (errors: ValidationError[]): string => flatten(errors).join(', ') || 'Invalid request';
+
 /** The production validation pipeline (docs/decisions-local.md, "Errors and conventions"): unknown fields are rejected, messages joined. */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
@@ -23,6 +26,6 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     stopAtFirstError: false,
-    exceptionFactory: (errors) => new BadRequestException(flatten(errors).join(', ') || 'Invalid request'),
+    exceptionFactory: (errors) => new BadRequestException(validationMessage(errors)),
   });
 }

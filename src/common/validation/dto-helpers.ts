@@ -5,6 +5,12 @@ import { isISO8601, ValidateBy, ValidationOptions, ValidateIf } from 'class-vali
 export const trim = ({ value }: TransformFnParams) => (typeof value === 'string' ? value.trim() : value);
 
 /**
+ * `""` means "none" (null), as clients of the original API send it to unassign or clear a date
+ * (docs/compatibility.md); anything else is left for the validators.
+ */
+export const emptyAsNull = ({ value }: TransformFnParams) => (value === '' ? null : value);
+
+/**
  * The property may be sent as `null` (to clear it); any other value, including a missing one,
  * goes through the validators that follow.
  */
@@ -27,12 +33,15 @@ export const ISO_DATE_OPTIONS = { strict: true, strictSeparator: false } as cons
  * four-digit year: signed years pass the pattern but JavaScript cannot parse them (or reads
  * `-4714` as 4714 AD), and the database would refuse or misstore them.
  */
+export const isTimestamp = (v: unknown): v is string =>
+  typeof v === 'string' && /^\d{4}-/.test(v) && isISO8601(v, ISO_DATE_OPTIONS) && !Number.isNaN(Date.parse(v));
+
 export const IsTimestamp = (options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isTimestamp',
       validator: {
-        validate: (v: unknown) => typeof v === 'string' && /^\d{4}-/.test(v) && isISO8601(v, ISO_DATE_OPTIONS) && !Number.isNaN(Date.parse(v)),
+        validate: isTimestamp,
         defaultMessage: (args) => `${args?.property} must be a valid ISO 8601 date string`,
       },
     },

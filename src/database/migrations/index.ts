@@ -13,6 +13,7 @@ import { AccountTokens1763781200000 } from './1763781200000-AccountTokens';
 import { UserNotifications1763781500000 } from './1763781500000-UserNotifications';
 import { OutboxWakeAfterCommit1763781700000 } from './1763781700000-OutboxWakeAfterCommit';
 import { GitHosts1763781600000 } from './1763781600000-GitHosts';
+import { ClientCompatibility1763781800000 } from './1763781800000-ClientCompatibility';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   UserNotifications1763781500000,
   GitHosts1763781600000,
   OutboxWakeAfterCommit1763781700000,
+  ClientCompatibility1763781800000,
 ];

@@ -7,7 +7,7 @@ import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { AccountService } from './account.service';
-import { ChangePasswordDto, RequestPasswordResetDto, ResetPasswordDto, RevokeSessionDto, SendVerificationEmailDto, VerifyEmailQuery } from './dto/account.dto';
+import { ChangePasswordDto, DeleteUserDto, RequestPasswordResetDto, ResetPasswordDto, RevokeSessionDto, SendVerificationEmailDto, UpdateUserDto, VerifyEmailQuery } from './dto/account.dto';
 
 /** The bearer token the request came with (the session token, for a session caller). */
 const bearer = (req: Request) => /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1] ?? null;
@@ -104,5 +104,29 @@ export class AccountController {
   @ApiErrors([403, 'Insufficient API key scope'])
   revokeOtherSessions(@CurrentUser() user: AuthUser) {
     return this.account.revokeOtherSessions(user);
+  }
+
+  @ApiBearerAuth()
+  @Post('update-user')
+  @ApiAnswer('{status: true}')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Change the caller's name and/or avatar image (null removes the image)" })
+  @ApiErrors([400, 'name must be longer than or equal to 1 characters', 'image must be an http(s) URL'], [403, 'Insufficient API key scope'])
+  updateUser(@CurrentUser() user: AuthUser, @Body() dto: UpdateUserDto) {
+    return this.account.updateUser(user, dto);
+  }
+
+  @ApiBearerAuth()
+  @Post('delete-user')
+  @ApiAnswer('{success: true}')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Delete the caller's account (password required; counted by the sign-in rate limit): workspaces where they are the only member go too; sessions, API keys and memberships go; tasks stay unassigned, comments stay without an author",
+  })
+  @ApiErrors([400, 'Invalid password', 'Transfer ownership or delete the workspace first'], [403, 'Insufficient API key scope'])
+  async deleteUser(@CurrentUser() user: AuthUser, @Body() dto: DeleteUserDto, @Req() req: Request) {
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
+    return this.account.deleteUser(user, dto);
   }
 }

@@ -10,7 +10,9 @@ import { OutboxService } from '../../queue/outbox.service';
 import { QueueName } from '../../queue/queues';
 import { RESET_PASSWORD_JOB, ResetPasswordJob, VERIFY_EMAIL_JOB, VerifyEmailJob } from './account-email.composer';
 import { allowedRedirect, originRule } from './account-links';
-import { ChangePasswordDto, RequestPasswordResetDto, ResetPasswordDto, SendVerificationEmailDto, VerifyEmailQuery } from './dto/account.dto';
+import { MemberRepository } from '../organization/member.repository';
+import { WorkspaceRepository } from '../organization/workspace.repository';
+import { ChangePasswordDto, DeleteUserDto, RequestPasswordResetDto, ResetPasswordDto, SendVerificationEmailDto, UpdateUserDto, VerifyEmailQuery } from './dto/account.dto';
 import { toSessionListItem } from './session.record';
 import { SessionRepository } from './session.repository';
 import { UserTokenRepository } from './user-token.repository';
@@ -33,6 +35,8 @@ export class AccountService {
     private readonly tokens: UserTokenRepository,
     private readonly sessions: SessionRepository,
     private readonly outbox: OutboxService,
+    private readonly members: MemberRepository,
+    private readonly workspaces: WorkspaceRepository,
   ) {}
 
   async sendVerificationEmail(dto: SendVerificationEmailDto): Promise<{ status: true }> {
@@ -116,6 +120,40 @@ export class AccountService {
   async revokeOtherSessions(user: AuthUser): Promise<{ status: true }> {
     await this.sessions.revokeAllOfUserExcept(user.id, user.sessionId ?? null);
     return { status: true };
+  }
+
+  /** Changes the caller's name and/or image (null removes the image). */
+  async updateUser(user: AuthUser, dto: UpdateUserDto): Promise<{ status: true }> {
+    await this.users.updateProfile(user.id, { name: dto.name, image: dto.image });
+    return { status: true };
+  }
+
+  /**
+   * Deletes the caller's account after checking its password (docs/compatibility.md, "Profile").
+   * Workspaces where the user is the only member go with them; the only owner of a workspace
+   * with other members must hand it over (or delete it) first, and then nothing is deleted. Their
+   * sessions, API keys and memberships go; their tasks stay, unassigned, and their comments stay
+   * without an author. The user's workspaces are locked (in id order) while this is decided, as
+   * role changes and removals lock them, so the ownership rule cannot be raced.
+   */
+  async deleteUser(user: AuthUser, dto: DeleteUserDto): Promise<{ success: true }> {
+    const current = await this.users.findByIdWithPasswordHash(user.id);
+    const ok = current?.passwordHash ? await argon2.verify(current.passwordHash, dto.password).catch(() => false) : false;
+    if (!ok) throw new BadRequestException('Invalid password');
+    await this.ds.transaction(async (m) => {
+      await this.users.lockSignInMethods(user.id, m);
+      const alone: string[] = [];
+      for (const workspaceId of await this.members.workspaceIdsOfUser(user.id, m)) {
+        if (!(await this.workspaces.lockForChange(workspaceId, m))) continue;
+        const o = await this.members.ownershipOf(workspaceId, user.id, m);
+        if (!o.isMember) continue;
+        if (o.members === 1) alone.push(workspaceId);
+        else if (o.isOwner && o.otherOwners === 0) throw new BadRequestException('Transfer ownership or delete the workspace first');
+      }
+      for (const workspaceId of alone) await this.workspaces.delete(workspaceId, m);
+      await this.users.delete(user.id, m);
+    });
+    return { success: true };
   }
 
   /** An optional callbackURL/redirectTo (null or empty: none), resolved; 400 when it is not on an allowed origin. */

@@ -86,6 +86,21 @@ export class UserRepository {
     await m.query(`UPDATE "user" SET password_hash = $2, email_verified = email_verified OR $3, updated_at = now() WHERE id = $1`, [id, passwordHash, verifyEmail]);
   }
 
+  /** Writes the given profile fields (undefined = unchanged, null image = none). */
+  async updateProfile(id: string, fields: { name?: string; image?: string | null }, m: EntityManager = this.ds.manager): Promise<void> {
+    const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    if (Object.keys(set).length) await m.update(User, { id }, set);
+  }
+
+  /**
+   * Deletes the user. Foreign keys take their sessions, API keys, linked accounts, tokens,
+   * memberships and team memberships with them, and leave their tasks unassigned and their
+   * comments, activities and time entries without an author (docs/compatibility.md, "Profile").
+   */
+  async delete(id: string, m: EntityManager): Promise<void> {
+    await m.query(`DELETE FROM "user" WHERE id = $1`, [id]);
+  }
+
   async markEmailVerifiedWithoutPassword(id: string, m: EntityManager = this.ds.manager): Promise<void> {
     await m.update(User, { id }, { emailVerified: true, passwordHash: null });
   }

@@ -50,6 +50,37 @@ export class LabelRepository {
     return rows<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = $2 ORDER BY lower(name), id`, [workspaceId, taskId]);
   }
 
+  /** The labels on each of `taskIds` (tasks of the workspace), by name. */
+  listOnTasks(workspaceId: string, taskIds: string[]): Promise<LabelRow[]> {
+    return rows<LabelRow>(this.ds.manager, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = ANY($2::uuid[]) ORDER BY lower(name), id`, [workspaceId, taskIds]);
+  }
+
+  /**
+   * Copies the catalogue label onto each of `taskIds` that has no label of that name yet (one
+   * statement); answers the tasks that got it. A foreign key violation when a task is gone.
+   */
+  async copyOntoTasks(workspaceId: string, catalogue: LabelRow, taskIds: string[], m: EntityManager): Promise<string[]> {
+    const made = await rows<{ task_id: string }>(
+      m,
+      `INSERT INTO label (workspace_id, task_id, catalog_label_id, name, color)
+       SELECT $1, t.id, $3, $4, $5 FROM unnest($2::uuid[]) AS t(id)
+       ON CONFLICT (task_id, lower(name)) WHERE task_id IS NOT NULL DO NOTHING
+       RETURNING task_id`,
+      [workspaceId, taskIds, catalogue.id, catalogue.name, catalogue.color],
+    );
+    return made.map((r) => r.task_id);
+  }
+
+  /** Takes the label named `name` (case-insensitive) off each of `taskIds`; answers the tasks that had it. */
+  async deleteByNameFromTasks(workspaceId: string, taskIds: string[], name: string, m: EntityManager): Promise<string[]> {
+    const gone = await rows<{ task_id: string }>(
+      m,
+      `DELETE FROM label WHERE workspace_id = $1 AND task_id = ANY($2::uuid[]) AND lower(name) = lower($3) RETURNING task_id`,
+      [workspaceId, taskIds, name],
+    );
+    return gone.map((r) => r.task_id);
+  }
+
   findInWorkspace(workspaceId: string, id: string, m: EntityManager = this.ds.manager): Promise<LabelRow | undefined> {
     return firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
   }

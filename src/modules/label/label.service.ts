@@ -1,7 +1,8 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation } from '../../database/sql';
+import { isUuid } from '../../common/pipes/id.pipe';
+import { isForeignKeyViolation, isUniqueViolation } from '../../database/sql';
 import { TaskService } from '../task/task.service';
 import { CreateLabelDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelRecord, LabelRow, toLabelRecord } from './label.record';
@@ -77,12 +78,55 @@ export class LabelService {
     });
   }
 
-  /** Takes the label (given as the catalogue label or as the task's copy) off the task; answers the removed copy. */
-  async detach(workspaceId: string, id: string, taskId: string): Promise<LabelRecord> {
+  /**
+   * Takes the label (given as the catalogue label or as the task's copy) off the task; answers the
+   * removed copy. Without `taskId` the label must be a task's copy, which is taken off its task.
+   */
+  async detach(workspaceId: string, id: string, taskId?: string): Promise<LabelRecord> {
+    if (taskId === undefined) {
+      const label = await this.find(this.ds.manager, workspaceId, id);
+      if (label.task_id === null) throw new BadRequestException('taskId is required to detach a workspace label');
+      taskId = label.task_id;
+    }
     if (!(await this.tasks.existsInWorkspace(workspaceId, taskId))) throw new NotFoundException(TASK_NOT_FOUND);
     const row = await this.labels.deleteFromTask(workspaceId, taskId.toLowerCase(), id);
     if (!row) throw new NotFoundException('Label is not attached to this task');
     return toLabelRecord(row);
+  }
+
+  /** The labels on each of the tasks (by name), for exports: task id → its labels. */
+  async onTasks(workspaceId: string, taskIds: string[]): Promise<Map<string, LabelRecord[]>> {
+    const out = new Map<string, LabelRecord[]>();
+    if (!taskIds.length) return out;
+    for (const row of await this.labels.listOnTasks(workspaceId, taskIds)) {
+      const list = out.get(row.task_id!) ?? [];
+      list.push(toLabelRecord(row));
+      out.set(row.task_id!, list);
+    }
+    return out;
+  }
+
+  /**
+   * Puts a label (a catalogue label, or a task's copy standing for its catalogue label) on each of
+   * the tasks of the workspace in `m`'s transaction; answers how many tasks got it (a task that
+   * already has a label of that name is left as it is). 404 when the label is not the workspace's.
+   */
+  async attachToMany(workspaceId: string, labelId: string, taskIds: string[], m: EntityManager): Promise<number> {
+    if (!isUuid(labelId)) throw new NotFoundException(NOT_FOUND);
+    const label = await this.find(m, workspaceId, labelId.toLowerCase());
+    const catalogue = label.task_id === null ? label : label.catalog_label_id ? await this.labels.findInWorkspace(workspaceId, label.catalog_label_id, m) : undefined;
+    if (!catalogue) throw new NotFoundException(NOT_FOUND);
+    try {
+      return (await this.labels.copyOntoTasks(workspaceId, catalogue, taskIds, m)).length;
+    } catch (err) {
+      if (isForeignKeyViolation(err)) throw new NotFoundException(TASK_NOT_FOUND); // a task was deleted meanwhile
+      throw err;
+    }
+  }
+
+  /** Takes the label named `name` (case-insensitive) off each of the tasks in `m`'s transaction; answers how many had it. */
+  async detachByNameFromMany(workspaceId: string, name: string, taskIds: string[], m: EntityManager): Promise<number> {
+    return new Set(await this.labels.deleteByNameFromTasks(workspaceId, taskIds, name, m)).size;
   }
 
   /**

@@ -34,6 +34,25 @@ export class MemberRepository {
     return m.findOne(Member, { where: { organizationId: workspaceId, userId }, lock: { mode: 'pessimistic_write' } });
   }
 
+  /** The workspaces the user is a member of, in id order (the order to lock them in). */
+  async workspaceIdsOfUser(userId: string, m: EntityManager = this.ds.manager): Promise<string[]> {
+    const rows: { organization_id: string }[] = await m.query(`SELECT organization_id FROM member WHERE user_id = $1 ORDER BY organization_id`, [userId]);
+    return rows.map((r) => r.organization_id);
+  }
+
+  /** How many members the workspace has, whether `userId` is one of them and an owner, and how many other owners it has. */
+  async ownershipOf(workspaceId: string, userId: string, m: EntityManager = this.ds.manager): Promise<{ members: number; isMember: boolean; isOwner: boolean; otherOwners: number }> {
+    const [row] = await m.query(
+      `SELECT count(*)::int AS members,
+              bool_or(m.user_id = $2) AS is_member,
+              bool_or(m.user_id = $2 AND ${MEMBER_IS_OWNER_SQL}) AS is_owner,
+              (count(*) FILTER (WHERE m.user_id <> $2 AND ${MEMBER_IS_OWNER_SQL}))::int AS other_owners
+         FROM member m WHERE m.organization_id = $1`,
+      [workspaceId, userId],
+    );
+    return { members: row.members, isMember: row.is_member === true, isOwner: row.is_owner === true, otherOwners: row.other_owners };
+  }
+
   async hasOwnerOtherThan(workspaceId: string, memberId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
     const rows = await m.query(`SELECT 1 FROM member m WHERE m.organization_id = $1 AND m.id <> $2 AND ${MEMBER_IS_OWNER_SQL} LIMIT 1`, [workspaceId, memberId]);
     return rows.length > 0;

@@ -35,8 +35,8 @@ describe('firstFreeKey', () => {
 });
 
 describe('PROJECT_KEY', () => {
-  it('accepts letters and digits with inner dashes/underscores, 1-20 characters', () => {
-    for (const ok of ['API', 'a', 'web-2', 'MY_PROJ', 'X'.repeat(20)]) expect(ok).toMatch(PROJECT_KEY);
-    for (const bad of ['', '-API', 'API-', 'has space', 'X'.repeat(21), 'ÄPI']) expect(bad).not.toMatch(PROJECT_KEY);
+  it('accepts letters of any script and digits with inner dashes/underscores, 1-64 characters', () => {
+    for (const ok of ['API', 'a', 'web-2', 'MY_PROJ', 'cli-test-1732400000000', 'X'.repeat(64), 'ÄPI', 'проект', '日本', 'हिन्दी', '7']) expect(ok).toMatch(PROJECT_KEY);
+    for (const bad of ['', '-API', 'API-', '_a', 'has space', 'X'.repeat(65), 'a.b', 'a/b', '🚀', 'a🚀b', '\u0301a']) expect(bad).not.toMatch(PROJECT_KEY);
   });
 });

@@ -1,8 +1,10 @@
 /**
- * A project's slug is its task key (`API` in `API-12`). Explicit keys are letters and digits,
- * optionally with `-`/`_` inside; derived keys are upper-case letters and digits only.
+ * A project's slug is its task key (`API` in `API-12`). Explicit keys are 1-64 letters (of any
+ * script, with their combining marks) and digits, optionally with `-`/`_` inside
+ * (docs/compatibility.md); derived keys are upper-case letters and digits only.
  */
-export const PROJECT_KEY = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,18}[A-Za-z0-9])?$/;
+export const PROJECT_KEY = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}_-]{0,62}[\p{L}\p{M}\p{N}])?$/u;
+export const PROJECT_KEY_MESSAGE = 'slug must be 1-64 letters or digits (dashes and underscores allowed inside)';
 const FALLBACK_KEY = 'PRJ';
 
 /**

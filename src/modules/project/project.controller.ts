@@ -2,9 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { Id } from '../../common/pipes/id.pipe';
-import { CreateProjectDto, ListProjectsQuery, UpdateProjectDto } from './dto/project.dto';
+import { CreateProjectDto, ListProjectsQuery, ReorderProjectsDto, UpdateProjectDto, WorkspaceQuery } from './dto/project.dto';
 import { ProjectService } from './project.service';
-import { ApiAnswer } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'id' } as const;
 
@@ -15,7 +15,7 @@ export class ProjectController {
   constructor(private readonly projects: ProjectService) {}
 
   @Get()
-  @ApiAnswer('Project[] (oldest first)')
+  @ApiAnswer('Project[] (by position)')
   @RequirePermission('project', 'read', { kind: 'workspace', from: 'query', key: 'workspaceId' })
   @ApiOperation({ summary: "The workspace's projects (archived ones only with includeArchived=true)" })
   list(@Scope() scope: ResolvedScope, @Query() q: ListProjectsQuery) {
@@ -29,6 +29,16 @@ export class ProjectController {
   @ApiOperation({ summary: 'Create a project with the four default columns' })
   create(@Scope() scope: ResolvedScope, @Body() dto: CreateProjectDto) {
     return this.projects.create(scope.workspaceId, dto);
+  }
+
+  // Before the `:id` routes, which would take "reorder" for an id.
+  @Put('reorder')
+  @ApiAnswer("Project[]: every project of the workspace, archived ones included, in the new order")
+  @RequirePermission('project', 'update', { kind: 'workspace', from: 'query', key: 'workspaceId' })
+  @ApiOperation({ summary: 'Reorder the workspace\'s projects: the listed ones take their positions, then all are renumbered 0..n-1, in one transaction' })
+  @ApiErrors([400, 'Project <id> does not belong to this workspace', 'Project <id> is listed more than once', 'workspaceId is required'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Workspace not found'])
+  reorder(@Scope() scope: ResolvedScope, @Query() _q: WorkspaceQuery, @Body() dto: ReorderProjectsDto) {
+    return this.projects.reorder(scope.workspaceId, dto.projects);
   }
 
   @Get(':id')

@@ -11,6 +11,8 @@ export class Project {
   @Column('text', { nullable: true }) description: string | null;
   @Column('boolean', { default: false }) isPublic: boolean;
   @Column('timestamptz', { nullable: true }) archivedAt: Date | null;
+  /** Place among the workspace's projects (0-based; GET /project sorts by it). */
+  @Column('integer', { default: 0 }) position: number;
   /** Last task number handed out (only the task write path increments it). */
   @Column('integer', { default: 0 }) taskCounter: number;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

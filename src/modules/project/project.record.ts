@@ -10,12 +10,13 @@ export interface ProjectRow {
   description: string | null;
   is_public: boolean;
   archived_at: Date | null;
+  position: number;
   created_at: Date;
 }
 
-export const PROJECT_FIELDS = 'id, workspace_id, slug, name, icon, description, is_public, archived_at, created_at';
+export const PROJECT_FIELDS = 'id, workspace_id, slug, name, icon, description, is_public, archived_at, position, created_at';
 
-/** The spec's Project, field for field. */
+/** The spec's Project, field for field, and its place among the workspace's projects (`position`, 0-based). */
 export interface ProjectRecord {
   id: string;
   workspaceId: string;
@@ -26,6 +27,7 @@ export interface ProjectRecord {
   createdAt: string;
   isPublic: boolean;
   archivedAt: string | null;
+  position: number;
 }
 
 export const toProjectRecord = (r: ProjectRow): ProjectRecord => ({
@@ -38,4 +40,5 @@ export const toProjectRecord = (r: ProjectRow): ProjectRecord => ({
   createdAt: iso(r.created_at)!,
   isPublic: r.is_public,
   archivedAt: iso(r.archived_at),
+  position: r.position,
 });

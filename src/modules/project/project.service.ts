@@ -1,9 +1,10 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { isUuid } from '../../common/pipes/id.pipe';
 import { isUniqueViolation } from '../../database/sql';
 import { ColumnService } from '../column/column.service';
-import { CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
+import { CreateProjectDto, ProjectPositionDto, UpdateProjectDto } from './dto/project.dto';
 import { deriveProjectKey, firstFreeKey } from './project-key';
 import { ProjectRecord, ProjectRow, toProjectRecord } from './project.record';
 import { PROJECT_SLUG_INDEX, ProjectRepository } from './project.repository';
@@ -69,6 +70,36 @@ export class ProjectService {
       if (isUniqueViolation(err, PROJECT_SLUG_INDEX)) throw new ConflictException(SLUG_TAKEN);
       throw err;
     }
+  }
+
+  /**
+   * Places the listed projects at the given positions, then renumbers every project of the
+   * workspace 0..n-1 in that order (a listed project goes before an unlisted one at the same
+   * position; projects not listed keep their order). One transaction, all projects locked; a
+   * project of another workspace → 400 and nothing changes. Answers every project of the
+   * workspace, archived ones included, in the new order.
+   */
+  async reorder(workspaceId: string, items: ProjectPositionDto[]): Promise<ProjectRecord[]> {
+    const notOurs = (item: ProjectPositionDto) => new BadRequestException(`Project ${item.id} does not belong to this workspace`);
+    const requested = new Map<string, number>();
+    for (const item of items) {
+      if (!isUuid(item.id)) throw notOurs(item);
+      const id = item.id.toLowerCase();
+      if (requested.has(id)) throw new BadRequestException(`Project ${item.id} is listed more than once`);
+      requested.set(id, item.position);
+    }
+    return this.ds.transaction(async (m) => {
+      const all = await this.projects.lockAllInWorkspace(workspaceId, m);
+      const ours = new Set(all.map((p) => p.id));
+      const foreign = items.find((i) => !ours.has(i.id.toLowerCase()));
+      if (foreign) throw notOurs(foreign);
+      const order = all
+        .map((p, index) => ({ p, key: requested.get(p.id) ?? p.position, listed: requested.has(p.id) ? 0 : 1, index }))
+        .sort((a, b) => a.key - b.key || a.listed - b.listed || a.index - b.index);
+      const moved = order.map((e, position) => ({ id: e.p.id, position })).filter((e, position) => order[position].p.position !== e.position);
+      await this.projects.setPositions(workspaceId, moved.map((e) => e.id), moved.map((e) => e.position), m);
+      return order.map((e, position) => toProjectRecord({ ...e.p, position }));
+    });
   }
 
   async archive(workspaceId: string, id: string): Promise<ProjectRecord> {

@@ -11,6 +11,8 @@ describe('search SQL helpers', () => {
   it('recognises task keys', () => {
     expect(parseTaskKey('API-12')).toEqual({ slug: 'API', number: 12 });
     expect(parseTaskKey(' web-app-7 ')).toEqual({ slug: 'web-app', number: 7 });
+    expect(parseTaskKey('cli-test-1732400000000-3')).toEqual({ slug: 'cli-test-1732400000000', number: 3 });
+    expect(parseTaskKey('проект-5')).toEqual({ slug: 'проект', number: 5 });
     expect(parseTaskKey('API-')).toBeNull();
     expect(parseTaskKey('12')).toBeNull();
     expect(parseTaskKey('API-0')).toBeNull();

@@ -23,7 +23,7 @@ const TASK_JSON = (t: string) => `json_build_object(
 const PROJECT_JSON = (p: string) => `json_build_object(
   'id', ${p}.id, 'workspaceId', ${p}.workspace_id, 'slug', ${p}.slug, 'icon', ${p}.icon, 'name', ${p}.name,
   'description', ${p}.description, 'createdAt', ${iso(`${p}.created_at`)}, 'isPublic', ${p}.is_public,
-  'archivedAt', ${iso(`${p}.archived_at`)})`;
+  'archivedAt', ${iso(`${p}.archived_at`)}, 'position', ${p}.position)`;
 
 const WORKSPACE_JSON = (w: string) => `json_build_object(
   'id', ${w}.id, 'name', ${w}.name, 'slug', ${w}.slug, 'logo', ${w}.logo, 'metadata', ${w}.metadata,
@@ -191,9 +191,9 @@ export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** `KEY-12` → {slug: 'KEY', number: 12}. */
+/** `KEY-12` → {slug: 'KEY', number: 12}; a key is up to 64 letters (any script), digits, `-`, `_`. */
 export function parseTaskKey(q: string): { slug: string; number: number } | null {
-  const m = /^\s*([A-Za-z0-9][A-Za-z0-9_-]{0,49})-(\d{1,9})\s*$/.exec(q);
+  const m = /^\s*([\p{L}\p{N}][\p{L}\p{M}\p{N}_-]{0,63})-(\d{1,9})\s*$/u.exec(q.normalize('NFC'));
   if (!m) return null;
   const n = Number(m[2]);
   return n >= 1 && n <= 2_147_483_647 ? { slug: m[1], number: n } : null;

@@ -79,10 +79,11 @@ const claimNumber = (projectSql: string, workspaceSql: string, when: string) => 
     )`;
 
 /**
- * Create: choose the status, claim the number, insert at the end of the column, write `created`.
+ * Create: choose the status, claim the number, insert at the end of the column, write its history
+ * row (`created`, or `imported` for a task brought in by an import).
  * $1 workspace, $2 project, $3 requested status or null, $4 actor, $5 assignee, $6 title,
- * $7 description, $8 priority, $9 start date, $10 due date. No row: the project is gone or the
- * status is not valid for it.
+ * $7 description, $8 priority, $9 start date, $10 due date, $11 history type, $12 its content.
+ * No row: the project is gone or the status is not valid for it.
  */
 const CREATE_SQL = `
   WITH ${chooseStatus('$2', '$3::text', { allowVirtual: true })},
@@ -93,7 +94,7 @@ const CREATE_SQL = `
       FROM claimed, target
     RETURNING ${TASK_FIELDS}
   ), history AS (${history(
-    `SELECT c.workspace_id, c.id AS task_id, 1 AS ord, 'created' AS type, 'created the task' AS content,
+    `SELECT c.workspace_id, c.id AS task_id, 1 AS ord, $11::text AS type, $12::text AS content,
             jsonb_build_object('number', c.number, 'status', c.status, 'priority', c.priority, 'userId', c.user_id) AS event_data, ${NO_EXTERNAL}
        FROM changed c`,
     '$4::uuid',
@@ -190,10 +191,12 @@ export class TaskChangesRepository {
   }
 
   /**
-   * Creates a task with its `created` history; undefined when the project is gone or the status is
-   * not valid for it. `actorId` null: no user of the service is behind it (an inbound git webhook).
+   * Creates a task with its history row, `created` (or `imported`: docs/compatibility.md,
+   * "Export and import"); in `m`'s transaction when given. undefined when the project is gone or
+   * the status is not valid for it. `actorId` null: no user of the service is behind it (an
+   * inbound git webhook).
    */
-  async create(task: NewTask, actorId: string | null, m: EntityManager = this.ds.manager): Promise<TaskRow | undefined> {
+  async create(task: NewTask, actorId: string | null, m: EntityManager = this.ds.manager, how: 'created' | 'imported' = 'created'): Promise<TaskRow | undefined> {
     const row = await firstRow<TaskRow>(m, CREATE_SQL, [
       task.workspaceId,
       task.projectId,
@@ -205,6 +208,8 @@ export class TaskChangesRepository {
       task.priority,
       task.startDate,
       task.dueDate,
+      how,
+      how === 'imported' ? 'imported the task' : 'created the task',
     ]);
     return this.written(row, m);
   }

@@ -11,6 +11,11 @@ export interface TaskPatch {
   startDate?: string | null;
   dueDate?: string | null;
   userId?: string | null;
+  /**
+   * The task's current project, as clients of the original API send it with every update; it
+   * changes nothing, and another project is refused (a move has its own route).
+   */
+  projectId?: string;
 }
 
 export interface TaskDiff {

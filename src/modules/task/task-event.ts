@@ -45,10 +45,12 @@ export const TASK_EVENT_NAMES: Record<EventKind, string> = {
 /**
  * History row type → event kind; history rows of other types (moved, unassigned, due date, …)
  * emit nothing. A time entry is not a history row: its event is written by the time entry's own
- * statement (timeEntryEventSql).
+ * statement (timeEntryEventSql). An imported task is a creation like any other
+ * (docs/compatibility.md, "Export and import").
  */
 export const EVENT_KIND_OF_HISTORY: Record<string, EventKind> = {
   created: 'taskCreated',
+  imported: 'taskCreated',
   status_changed: 'taskStatusChanged',
   priority_changed: 'taskPriorityChanged',
   title_changed: 'taskTitleChanged',

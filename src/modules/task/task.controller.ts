@@ -92,9 +92,10 @@ export class TaskController {
 
   @Put('due-date/:id')
   @ApiAnswer('Task')
+  @ApiOperation({ summary: 'Set the due date; null, "" or no dueDate clears it' })
   @RequirePermission('task', 'update', TASK)
   dueDate(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskDueDateDto) {
-    return this.tasks.update(scope, user, id, { dueDate: dto.dueDate });
+    return this.tasks.update(scope, user, id, { dueDate: dto.dueDate ?? null });
   }
 
   @Get(':id')
@@ -107,7 +108,8 @@ export class TaskController {
   @Put(':id')
   @ApiAnswer('Task')
   @RequirePermission('task', 'update', TASK)
-  @ApiOperation({ summary: 'Update several fields; changing the assignee also needs task:assign' })
+  @ApiOperation({ summary: 'Update several fields; changing the assignee also needs task:assign; projectId, when sent, must be the current project' })
+  @ApiErrors([400, 'Use PUT /task/move/{id} to move a task to another project', 'Invalid status "…". Valid statuses for this project: …', 'Assignee must be a member of this workspace'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Task not found'])
   update(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: UpdateTaskDto) {
     return this.tasks.update(scope, user, id, dto);
   }

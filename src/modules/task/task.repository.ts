@@ -31,6 +31,11 @@ export class TaskRepository {
     return row;
   }
 
+  /** Those of `ids` that are tasks of the workspace (any order). */
+  findManyInWorkspace(workspaceId: string, ids: string[], m: EntityManager = this.ds.manager): Promise<TaskRow[]> {
+    return rows<TaskRow>(m, `SELECT ${TASK_FIELDS} FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2`, [ids, workspaceId]);
+  }
+
   async existsInWorkspace(workspaceId: string, id: string, m: EntityManager = this.ds.manager): Promise<boolean> {
     return !!(await firstRow(m, `SELECT 1 FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]));
   }
@@ -88,6 +93,34 @@ export class TaskRepository {
       rows<{ total: number }>(this.ds.manager, `SELECT count(*)::int AS total FROM task WHERE ${filter}`, params),
     ]);
     return { rows: found, total, page, pageSize };
+  }
+
+  /** The workspace of each of `ids` that is a task (a locator, like the guard's: no tenant yet). */
+  async workspacesOf(ids: string[]): Promise<Map<string, string>> {
+    const found = await rows<{ id: string; workspace_id: string }>(this.ds.manager, `SELECT id, workspace_id FROM task WHERE id = ANY($1::uuid[])`, [ids]);
+    return new Map(found.map((r) => [r.id, r.workspace_id]));
+  }
+
+  /**
+   * Those of `ids` that are tasks of the workspace, as updates read them (with the column slugs of
+   * each task's project when `withSlugs`), row-locked until `m`'s transaction ends. Locked in id
+   * order, so two bulk updates of overlapping tasks wait for each other instead of deadlocking.
+   */
+  findManyForUpdate(workspaceId: string, ids: string[], withSlugs: boolean, m: EntityManager): Promise<(TaskRow & { slugs?: string[] })[]> {
+    const slugs = withSlugs
+      ? `, ARRAY(SELECT c.slug FROM board_column c WHERE c.project_id = task.project_id ORDER BY c.position, c.created_at, c.id) AS slugs`
+      : '';
+    return rows(m, `SELECT ${TASK_FIELDS}${slugs} FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2 ORDER BY id FOR NO KEY UPDATE`, [ids, workspaceId]);
+  }
+
+  /** Deletes those of `ids` that are tasks of the workspace; answers how many went. */
+  async deleteManyInWorkspace(workspaceId: string, ids: string[], m: EntityManager): Promise<number> {
+    return (await rows(m, `DELETE FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2 RETURNING id`, [ids, workspaceId])).length;
+  }
+
+  /** Every task of a project, by position in its column (then number): boards and exports. */
+  allInProject(workspaceId: string, projectId: string): Promise<TaskRow[]> {
+    return rows<TaskRow>(this.ds.manager, `SELECT ${TASK_FIELDS} FROM task WHERE project_id = $1 AND workspace_id = $2 ORDER BY position, number`, [projectId, workspaceId]);
   }
 
   /** Whether a project holds a task with this status (a column that does cannot be deleted). */

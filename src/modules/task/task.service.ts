@@ -16,6 +16,7 @@ import { TaskRepository } from './task.repository';
 
 const NOT_FOUND = 'Task not found';
 const PROJECT_NOT_FOUND = 'Project not found';
+const MOVE_ELSEWHERE = 'Use PUT /task/move/{id} to move a task to another project';
 
 export interface TaskMoveResult {
   task: TaskRecord;
@@ -43,6 +44,16 @@ export class TaskService {
   async existsInWorkspace(workspaceId: string, id: string, m?: EntityManager): Promise<boolean> {
     if (!isUuid(id)) return false;
     return this.tasks.existsInWorkspace(workspaceId, id.toLowerCase(), m);
+  }
+
+  /** Those of `ids` (UUIDs) that are tasks of the workspace, as rows (any order). */
+  findManyInWorkspace(workspaceId: string, ids: string[], m?: EntityManager): Promise<TaskRow[]> {
+    return ids.length ? this.tasks.findManyInWorkspace(workspaceId, ids, m) : Promise.resolve([]);
+  }
+
+  /** Every task of a project as rows, by position then number (the public board, exports). */
+  allInProject(workspaceId: string, projectId: string): Promise<TaskRow[]> {
+    return this.tasks.allInProject(workspaceId, projectId);
   }
 
   /** Whether a project holds a task with this status (for the column module). */
@@ -108,6 +119,8 @@ export class TaskService {
     const workspaceId = scope.workspaceId;
     const cur = await this.tasks.findForUpdate(workspaceId, id, { withSlugs: patch.status !== undefined, lock }, m);
     if (!cur) throw new NotFoundException(NOT_FOUND);
+    // Checked against the row already read: accepting projectId costs no statement.
+    if (patch.projectId !== undefined && patch.projectId.toLowerCase() !== cur.project_id) throw new BadRequestException(MOVE_ELSEWHERE);
     const diff = diffTask(cur, patch);
     if (isEmptyDiff(diff)) return cur;
     if (diff.set.user_id !== undefined) {
@@ -116,6 +129,43 @@ export class TaskService {
     }
     if (diff.set.status !== undefined) this.assertStatus(diff.set.status as string, cur.slugs!);
     return this.changes.update(cur, diff, user.id, m);
+  }
+
+  /** The column slugs of a project in board order (which statuses are valid there, besides the virtual ones). */
+  statusSlugs(workspaceId: string, projectId: string): Promise<string[]> {
+    return this.tasks.statusSlugs(workspaceId, projectId);
+  }
+
+  /** The workspace of each of `ids` (UUIDs) that is a task: how a bulk operation finds where it acts. */
+  workspacesOf(ids: string[]): Promise<Map<string, string>> {
+    return this.tasks.workspacesOf(ids);
+  }
+
+  /**
+   * Applies one patch to several tasks of the workspace in `m`'s transaction, each through the
+   * write path (its history and events), under row locks. A task the patch does not change is
+   * not written and not counted. Answers how many changed. The caller has checked the
+   * permissions and the assignee; a status must be valid in each task's project (else 400 and the
+   * transaction rolls back).
+   */
+  async updateMany(workspaceId: string, actorId: string, ids: string[], patch: TaskPatch, m: EntityManager): Promise<number> {
+    const found = await this.tasks.findManyForUpdate(workspaceId, ids, patch.status !== undefined, m);
+    if (found.length !== ids.length) throw new NotFoundException(NOT_FOUND);
+    let changed = 0;
+    for (const cur of found) {
+      const diff = diffTask(cur, patch);
+      if (isEmptyDiff(diff)) continue;
+      if (diff.set.status !== undefined) this.assertStatus(diff.set.status as string, cur.slugs!);
+      // Under the row lock the write cannot be refused but by a column deleted meanwhile.
+      if (!(await this.changes.update(cur, diff, actorId, m))) throw new ConflictException('The task is being changed by someone else; try again');
+      changed++;
+    }
+    return changed;
+  }
+
+  /** Deletes several tasks of the workspace in `m`'s transaction; answers how many went. */
+  removeMany(workspaceId: string, ids: string[], m: EntityManager): Promise<number> {
+    return this.tasks.deleteManyInWorkspace(workspaceId, ids, m);
   }
 
   // ---- changes made by the service itself (git-host imports and inbound webhooks) ----
@@ -215,7 +265,8 @@ export class TaskService {
     if (keyScopes && !keyScopeAllows(keyScopes, 'task', 'assign')) throw new ForbiddenException('Insufficient API key scope');
   }
 
-  private async assertAssignable(workspaceId: string, userId: string, m?: EntityManager): Promise<void> {
+  /** 400 unless `userId` is a member of the workspace (who may be assigned tasks there). */
+  async assertAssignable(workspaceId: string, userId: string, m?: EntityManager): Promise<void> {
     if (!(await this.access.membership(workspaceId, userId, m))) throw new BadRequestException('Assignee must be a member of this workspace');
   }
 }

@@ -46,10 +46,12 @@ describe('labels', () => {
   it('validates colors, names and task ids', async () => {
     const { owner, workspaceId } = await taskOnBoard(t);
     const stranger = await taskOnBoard(t);
+    const COLOR = 'color must be a hex color like #RRGGBB or one of gray, dark-gray, purple, teal, green, yellow, orange, pink, red';
     const cases: [unknown, number, string][] = [
-      [{ name: 'x', color: 'red', workspaceId }, 400, 'color must be a hex color like #RRGGBB'],
-      [{ name: 'x', color: '#12345', workspaceId }, 400, 'color must be a hex color like #RRGGBB'],
-      [{ name: 'x', color: '#1234567', workspaceId }, 400, 'color must be a hex color like #RRGGBB'],
+      [{ name: 'x', color: 'blue', workspaceId }, 400, COLOR],
+      [{ name: 'x', color: 'Red', workspaceId }, 400, COLOR],
+      [{ name: 'x', color: '#12345', workspaceId }, 400, COLOR],
+      [{ name: 'x', color: '#1234567', workspaceId }, 400, COLOR],
       [{ name: '', color: '#123456', workspaceId }, 400, 'name must be longer than or equal to 1 characters'],
       [{ name: 'x', color: '#123456' }, 400, 'workspaceId is required'],
       [{ name: 'x', color: '#123456', workspaceId, taskId: stranger.task.id }, 404, 'Task not found'],

@@ -249,6 +249,7 @@ describe('5. a scoped API key is refused on every route outside its scopes', () 
       'POST /api/auth/api-key/create': { body: {} },
       'POST /api/auth/api-key/delete': { body: { keyId: randomUUID() } },
       'GET /api/search': { query: '?q=anything' },
+      'PATCH /api/task/bulk': { body: { taskIds: [randomUUID()], operation: 'updatePriority', value: 'high' } },
     };
     expect(declared.filter((r) => r.keyScope === 'handler').map((r) => r.key).sort()).toEqual(Object.keys(handlerInput).sort());
     const allowed: string[] = [];

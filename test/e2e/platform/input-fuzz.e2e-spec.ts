@@ -16,6 +16,7 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
   const p = await createProject(t, tok, ws);
   const p2 = await createProject(t, tok, ws);
   const task = await createTask(t, tok, p.id);
+  const task2 = await createTask(t, tok, p.id);
   const label = (await t.api.post('/label', { name: 'L', color: '#000000', workspaceId: ws }, tok)).body;
   const te = (await t.api.post('/time-entry', { taskId: task.id, startTime: '2024-01-01T00:00:00Z' }, tok)).body;
   const cm = (await t.api.post(`/comment/${task.id}`, { content: 'hi' }, tok)).body;
@@ -97,6 +98,13 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
       },
     ],
     ['PUT', `/notification-preferences/workspaces/${ws}`, { isActive: true, emailEnabled: false, topicpushEnabled: false, serverpushEnabled: false, webhookEnabled: false, projectMode: 'selected', selectedProjectIds: [p.id] }],
+    ['PUT', `/project/reorder?workspaceId=${ws}`, { projects: [{ id: p.id, position: 0 }] }],
+    ['POST', '/task-relation', { sourceTaskId: task.id, targetTaskId: task2.id, relationType: 'related' }],
+    ['POST', `/task/import/${p2.id}`, { tasks: [{ title: 't', status: 'to-do' }] }],
+    ['PATCH', '/task/bulk', { taskIds: [task.id], operation: 'updatePriority', value: 'high' }],
+    ['POST', '/auth/update-user', { name: 'n', image: 'https://x.io/a.png' }],
+    // A wrong password: the owner stays.
+    ['POST', '/auth/delete-user', { password: 'not the password' }],
   ];
   const values: unknown[] = [null, [], {}, 1e308, -1, 0, 2.5, true, '', ' ', 'x'.repeat(20000), ['a'], [{}], { a: { b: 1 } }, '9999-99-99', '-000001-01-01T00:00:00Z', '1970-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '00000000-0000-0000-0000-000000000000', 'ÄÖ💥', '__proto__'];
   const out: string[] = [];
@@ -129,6 +137,7 @@ it('no nested body field or read route answers 500 or a body other than {message
   const { owner, workspaceId: ws } = await ownerWithWorkspace(t);
   const tok = owner.token;
   const p = await createProject(t, tok, ws);
+  const task = await createTask(t, tok, p.id);
   const cols = (await t.api.get(`/column/${p.id}`, tok)).body;
   const teams = (await t.api.get(`/auth/organization/list-teams?organizationId=${ws}`, tok)).body;
   const out: string[] = [];
@@ -156,6 +165,18 @@ it('no nested body field or read route answers 500 or a body other than {message
     ['POST', `/generic-webhook-integration/project/${p.id}`, (v) => ({ webhookUrl: 'https://example.com/h', events: { taskCreated: v } })],
     ['PATCH', `/teamchat-integration/project/${p.id}`, (v) => ({ events: { [String(v)]: true } })],
     ['PUT', `/notification-preferences/workspaces/${ws}`, (v) => ({ selectedProjectIds: [v] })],
+    ['PUT', `/project/reorder?workspaceId=${ws}`, (v) => ({ projects: [{ id: v, position: 1 }] })],
+    ['PUT', `/project/reorder?workspaceId=${ws}`, (v) => ({ projects: [{ id: p.id, position: v }] })],
+    ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [v] })],
+    ...['title', 'status', 'description', 'priority', 'startDate', 'dueDate', 'userId', 'labels'].map(
+      (field): [string, string, (v: unknown) => unknown] => ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [{ title: 't', status: 'to-do', [field]: v }] })],
+    ),
+    ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [{ title: 't', status: 'to-do', labels: [{ name: v, color: 'red' }] }] })],
+    ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [{ title: 't', status: 'to-do', labels: [{ name: 'n', color: v }] }] })],
+    ['PATCH', '/task/bulk', (v) => ({ taskIds: [v], operation: 'updatePriority', value: 'high' })],
+    ...['updateStatus', 'updatePriority', 'updateAssignee', 'updateDueDate', 'addLabel', 'removeLabel'].map(
+      (operation): [string, string, (v: unknown) => unknown] => ['PATCH', '/task/bulk', (v) => ({ taskIds: [task.id], operation, value: v })],
+    ),
   ];
   for (const [m, path, make] of nested) {
     for (const v of values) {
@@ -167,7 +188,7 @@ it('no nested body field or read route answers 500 or a body other than {message
   const gets = [
     `/auth/organization/get-full-organization?organizationId=`,
     `/auth/organization/list-members?organizationId=a&organizationId=b`,
-    `/label/workspace/x`, `/label/task/x`, `/time-entry/task/x`, `/activity/x`, `/comment/x`, `/column/x`, `/project/x`,
+    `/label/workspace/x`, `/label/task/x`, `/task-relation/x`, `/task/export/x`, `/public-project/x`, `/config?x=1`, `/time-entry/task/x`, `/activity/x`, `/comment/x`, `/column/x`, `/project/x`,
     `/project?workspaceId=${ws}&workspaceId=${ws}`,
     `/auth/api-key/list`, `/auth/get-session`, `/oauth/id-token`, `/auth/list-sessions`, `/auth/organization/list-user-invitations`,
     `/auth/verify-email?token=`, `/auth/verify-email?token=x&token=y`, `/auth/verify-email?token=x&callbackURL=%00`, `/auth/verify-email?token[a]=1`,

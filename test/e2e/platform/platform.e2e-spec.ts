@@ -32,13 +32,19 @@ const PUBLIC_ROUTES = [
   // signature of the body, so they cannot require a session either.
   'POST /api/selfgit-integration/webhook/:integrationId',
   'POST /api/hostedgit-integration/webhook',
+  // What a client reads before anyone signs in (docs/compatibility.md): flags and the version.
+  'GET /api/config',
+  // The read-only board of a project its workspace marked public; any other project is 404.
+  'GET /api/public-project/:id',
 ];
 /**
  * A ceiling on the list above: raising it is a decision about the attack surface, not a test fix.
- * Raised from 6 to 9 for the four account routes above, which cannot require a session, and to
- * 11 for the two inbound git-host webhooks.
+ * Raised from 6 to 9 for the four account routes above, which cannot require a session; to 11 for
+ * the two inbound git-host webhooks; to 13 for GET /config, which only tells what the settings
+ * allow, and the public board, which shows only projects marked public (each client address
+ * counted against RATE_LIMIT_API).
  */
-const MAX_PUBLIC_ROUTES = 11;
+const MAX_PUBLIC_ROUTES = 13;
 
 /**
  * The routes SwaggerModule.setup (src/bootstrap.ts) registers beside the controllers, so without

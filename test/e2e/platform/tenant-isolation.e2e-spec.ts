@@ -22,6 +22,8 @@ describe('tenant isolation of work items', () => {
     const catalogue = (await t.api.get(`/label/workspace/${a.workspaceId}`, a.owner.token)).body[0];
     const entry = (await t.api.post('/time-entry', { taskId: task.id, startTime: '2025-01-01T00:00:00Z' }, a.owner.token)).body;
     const comment = (await t.api.post(`/comment/${task.id}`, { content: 'Secret' }, a.owner.token)).body;
+    const sibling = await createTask(t, a.owner.token, project.id, { title: 'Sibling' });
+    const relation = (await t.api.post('/task-relation', { sourceTaskId: task.id, targetTaskId: sibling.id, relationType: 'blocks' }, a.owner.token)).body;
     const hook = (await t.api.post(`/generic-webhook-integration/project/${project.id}`, { webhookUrl: 'https://hooks.example.com/a/secret-path' }, a.owner.token)).body;
     // Git-host integrations, written directly (creating a selfgit one through the API needs a git server).
     const [{ id: selfgit }] = await sql(
@@ -106,6 +108,22 @@ describe('tenant isolation of work items', () => {
       ['PUT', `/comment/${comment.id}`, { content: 'X' }, M],
       ['DELETE', `/comment/${comment.id}`, undefined, M],
       ['GET', `/activity/${task.id}`, undefined, T],
+      ['POST', '/task-relation', { sourceTaskId: task.id, targetTaskId: sibling.id, relationType: 'related' }, T],
+      ['POST', '/task-relation', { sourceTaskId: bTask.id, targetTaskId: task.id, relationType: 'related' }, T],
+      ['GET', `/task-relation/${task.id}`, undefined, T],
+      ['DELETE', `/task-relation/${relation.id}`, undefined, 'Task relation not found'],
+      ['GET', `/task/export/${project.id}`, undefined, P],
+      ['POST', `/task/import/${project.id}`, { tasks: [{ title: 'X', status: 'to-do' }] }, P],
+      ...['updateStatus', 'updatePriority', 'updateAssignee', 'updateDueDate', 'removeLabel', 'delete'].map((operation): [string, string, unknown, string] => [
+        'PATCH',
+        '/task/bulk',
+        { taskIds: [task.id], operation, value: { updateStatus: 'done', updatePriority: 'high', updateAssignee: null, updateDueDate: null, removeLabel: 'Secret', delete: undefined }[operation] },
+        T,
+      ]),
+      // B's own task beside A's: one task B cannot see makes it all unseen.
+      ['PATCH', '/task/bulk', { taskIds: [bTask.id, task.id], operation: 'updateStatus', value: 'done' }, T],
+      ['PATCH', '/task/bulk', { taskIds: [bTask.id], operation: 'addLabel', value: catalogue.id }, L],
+      ['PUT', `/project/reorder?workspaceId=${a.workspaceId}`, { projects: [{ id: project.id, position: 3 }] }, W],
       ...['messenger', 'teamchat', 'communitychat', 'generic-webhook'].flatMap((type): [string, string, unknown, string][] => [
         ['GET', `/${type}-integration/project/${project.id}`, undefined, P],
         ['POST', `/${type}-integration/project/${project.id}`, { webhookUrl: 'https://example.com/x' }, P],
@@ -138,6 +156,12 @@ describe('tenant isolation of work items', () => {
       expect([method, path, res.status, res.body]).toEqual([method, path, 404, { [key]: message }]);
     }
 
+    // A's project in B's own reorder is refused as any id that is not B's is (so it tells nothing).
+    for (const id of [project.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await t.api.put(`/project/reorder?workspaceId=${b.workspaceId}`, { projects: [{ id, position: 3 }] }, b.owner.token);
+      expect([res.status, res.body]).toEqual([400, { message: `Project ${id} does not belong to this workspace` }]);
+    }
+
     // Nothing of workspace A changed.
     const [state] = await sql(
       t.databaseUrl,
@@ -150,6 +174,9 @@ describe('tenant isolation of work items', () => {
               (SELECT count(*)::int FROM project WHERE workspace_id = $7) AS projects,
               (SELECT is_active::text || '/' || updated_at::text FROM integration WHERE id = $8) AS hook,
               (SELECT status FROM delivery WHERE id = $9) AS delivery,
+              (SELECT count(*)::int FROM task_relation WHERE workspace_id = $7) AS relations,
+              (SELECT string_agg(position::text, ',' ORDER BY position) FROM project WHERE workspace_id = $7) AS positions,
+              (SELECT count(*)::int FROM label WHERE task_id = $3) AS task_labels,
               (SELECT is_read FROM notification WHERE id = $10) AS note_read,
               (SELECT count(*)::int FROM notification_rule) AS rules,
               (SELECT string_agg(type || '/' || is_active::text || '/' || updated_at::text, ',' ORDER BY type) FROM git_integration WHERE id IN ($11, $12)) AS git`,
@@ -165,6 +192,9 @@ describe('tenant isolation of work items', () => {
       projects: 1,
       hook: expect.stringMatching(/^true\//),
       delivery: 'failed',
+      relations: 1,
+      positions: '0',
+      task_labels: 1,
       note_read: false,
       rules: 0,
       git: expect.stringMatching(/^hostedgit\/true\/.*,selfgit\/true\//),
@@ -188,6 +218,7 @@ describe('tenant isolation of work items', () => {
       ['/time-entry/task/nope', 'Task not found'],
       ['/comment/nope', 'Task not found'],
       ['/activity/nope', 'Task not found'],
+      ['/task-relation/nope', 'Task not found'],
       ['/messenger-integration/project/nope', 'Project not found'],
       ['/generic-webhook-integration/project/nope/deliveries', 'Project not found'],
       ['/selfgit-integration/project/nope', 'Project not found'],

@@ -16,6 +16,7 @@ const PROJECT_SHAPE = {
   createdAt: expect.any(String),
   isPublic: false,
   archivedAt: null,
+  position: expect.any(Number),
 };
 
 describe('projects', () => {
@@ -72,7 +73,8 @@ describe('projects', () => {
     const cases: [unknown, number, string][] = [
       [{ workspaceId }, 400, 'name must be a string'],
       [{ name: '  ', workspaceId }, 400, 'name must be longer than or equal to 1 characters'],
-      [{ name: 'X', workspaceId, slug: 'has space' }, 400, 'slug must be 1-20 letters or digits (dashes and underscores allowed inside)'],
+      [{ name: 'X', workspaceId, slug: 'has space' }, 400, 'slug must be 1-64 letters or digits (dashes and underscores allowed inside)'],
+      [{ name: 'X', workspaceId, slug: 'x'.repeat(65) }, 400, 'slug must be 1-64 letters or digits (dashes and underscores allowed inside)'],
       [{ name: 'X', workspaceId, isPublic: 'yes' }, 400, 'isPublic must be a boolean value'],
       [{ name: 'X', workspaceId, taskCounter: 5 }, 400, 'property taskCounter should not exist'],
       [{ name: 'X' }, 400, 'workspaceId is required'],

@@ -100,6 +100,7 @@ describe('GET /search', () => {
       createdAt: expect.any(String),
       isPublic: false,
       archivedAt: null,
+      position: 0,
     });
     expect(res.body.workspaces).toEqual([{ ...ws, name: 'Zebra Works', slug: 'zebra-works' }]);
     expect(res.body.comments.map((c: any) => c.id)).toEqual([ids.comment]);

@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
+import { OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
 import { toNormalizedEmail } from '../../../common/validation/email';
+import { IsWebUrl } from '../../../common/validation/is-web-url';
 
 const NEW_PASSWORD = { minLength: 8, maxLength: 128 };
 
@@ -81,4 +83,27 @@ export class RevokeSessionDto {
   @ApiProperty({ description: 'A session id from list-sessions' })
   @IsString()
   id: string;
+}
+
+export class UpdateUserDto {
+  @ApiPropertyOptional({ example: 'Ada Lovelace' })
+  @OptionalNotNull()
+  @Transform(trim)
+  @IsString()
+  @Length(1, 100)
+  name?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Avatar URL (http or https); null removes it' })
+  @OptionalNullable()
+  @IsString()
+  @MaxLength(2048)
+  @IsWebUrl('image')
+  image?: string | null;
+}
+
+export class DeleteUserDto {
+  @ApiProperty({ description: "The user's current password" })
+  @IsString()
+  @MaxLength(128)
+  password: string;
 }

@@ -2,9 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
 import { OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
-
-const COLOR = /^#[0-9A-Fa-f]{6}$/;
-const COLOR_MESSAGE = 'color must be a hex color like #RRGGBB';
+import { LABEL_COLOR as COLOR, LABEL_COLOR_MESSAGE as COLOR_MESSAGE } from '../label-colors';
 
 export class UpdateLabelDto {
   @ApiPropertyOptional()
@@ -14,7 +12,7 @@ export class UpdateLabelDto {
   @Length(1, 100)
   name?: string;
 
-  @ApiPropertyOptional({ example: '#EF4444' })
+  @ApiPropertyOptional({ example: '#EF4444', description: '#RRGGBB or a palette name (gray, dark-gray, purple, teal, green, yellow, orange, pink, red)' })
   @OptionalNotNull()
   @IsString()
   @Matches(COLOR, { message: COLOR_MESSAGE })
@@ -28,7 +26,7 @@ export class CreateLabelDto {
   @Length(1, 100)
   name: string;
 
-  @ApiProperty({ example: '#EF4444' })
+  @ApiProperty({ example: '#EF4444', description: '#RRGGBB or a palette name (gray, dark-gray, purple, teal, green, yellow, orange, pink, red)' })
   @IsString()
   @Matches(COLOR, { message: COLOR_MESSAGE })
   color: string;
@@ -47,4 +45,11 @@ export class LabelTaskDto {
   @ApiProperty()
   @IsString()
   taskId: string;
+}
+
+export class DetachLabelDto {
+  @ApiPropertyOptional({ description: "the task; may be left out (or the body with it) when the label id is the task's own copy" })
+  @IsOptional()
+  @IsString()
+  taskId?: string;
 }

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
-import { PROJECT_KEY } from '../project-key';
+import { PROJECT_KEY, PROJECT_KEY_MESSAGE } from '../project-key';
 
-const KEY_MESSAGE = 'slug must be 1-20 letters or digits (dashes and underscores allowed inside)';
+/** Slugs are stored in Unicode NFC, so that one key typed two ways is one key. */
+const nfc = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.normalize('NFC') : value);
 
 export class UpdateProjectDto {
   @ApiPropertyOptional()
@@ -14,10 +15,11 @@ export class UpdateProjectDto {
   @Length(1, 100)
   name?: string;
 
-  @ApiPropertyOptional({ example: 'API', description: 'the task key; unique in the workspace (case-insensitive)' })
+  @ApiPropertyOptional({ example: 'API', description: 'the task key: 1-64 letters (any script) or digits, dashes and underscores inside; unique in the workspace (case-insensitive)' })
+  @Transform(nfc)
   @OptionalNotNull()
   @IsString()
-  @Matches(PROJECT_KEY, { message: KEY_MESSAGE })
+  @Matches(PROJECT_KEY, { message: PROJECT_KEY_MESSAGE })
   slug?: string;
 
   @ApiPropertyOptional({ nullable: true })
@@ -59,4 +61,32 @@ export class ListProjectsQuery {
   @IsOptional()
   @IsIn(['true', 'false'])
   includeArchived?: 'true' | 'false';
+}
+
+export class WorkspaceQuery {
+  @ApiProperty()
+  @IsString()
+  workspaceId: string;
+}
+
+export class ProjectPositionDto {
+  @ApiProperty()
+  @IsString()
+  @MaxLength(100)
+  id: string;
+
+  @ApiProperty({ minimum: 0 })
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  position: number;
+}
+
+export class ReorderProjectsDto {
+  @ApiProperty({ type: [ProjectPositionDto], description: 'projects not listed keep their place; positions are then renumbered 0..n-1' })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => ProjectPositionDto)
+  projects: ProjectPositionDto[];
 }

@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
-import { IsTimestamp, NullableButRequired, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
+import { emptyAsNull, IsTimestamp, NullableButRequired, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
 import { PRIORITIES, Priority } from '../task.record';
 
 const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
+/** An assignee: `""` means none (null), ids compare in lower case. */
+const assignee = ({ value }: { value: unknown }) => (value === '' ? null : lower({ value }));
 
 export class UpdateTaskDto {
   @ApiPropertyOptional()
@@ -38,29 +40,44 @@ export class UpdateTaskDto {
   @Max(1_000_000_000)
   position?: number;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'null or "" clears it' })
+  @Transform(emptyAsNull)
   @OptionalNullable()
   @IsTimestamp()
   startDate?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'null or "" clears it' })
+  @Transform(emptyAsNull)
   @OptionalNullable()
   @IsTimestamp()
   dueDate?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'assignee: a member of the workspace (needs task:assign)' })
+  @ApiPropertyOptional({ nullable: true, description: 'assignee: a member of the workspace (needs task:assign); null or "" unassigns' })
+  @Transform(assignee)
   @OptionalNullable()
-  @Transform(lower)
   @IsUUID('all')
   userId?: string | null;
+
+  @ApiPropertyOptional({ description: "the task's current project, as clients of the original API send it; another project → 400 (moving has its own route)" })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(100)
+  projectId?: string;
 }
 
-export class CreateTaskDto extends OmitType(UpdateTaskDto, ['title', 'position'] as const) {
+export class CreateTaskDto extends OmitType(UpdateTaskDto, ['title', 'position', 'projectId', 'status'] as const) {
   @ApiProperty()
   @Transform(trim)
   @IsString()
   @Length(1, 500)
   title: string;
+
+  @ApiPropertyOptional({ description: "a column slug of the project, or 'planned' / 'archived'; absent or \"\": the first column" })
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @OptionalNotNull()
+  @IsString()
+  @Length(1, 100)
+  status?: string;
 }
 
 export class TaskStatusDto {
@@ -93,18 +110,19 @@ export class TaskDescriptionDto {
 }
 
 export class TaskAssigneeDto {
-  @ApiProperty({ nullable: true, description: 'null unassigns' })
+  @ApiProperty({ nullable: true, description: 'null or "" unassigns' })
+  @Transform(assignee)
   @NullableButRequired()
-  @Transform(lower)
   @IsUUID('all')
   userId: string | null;
 }
 
 export class TaskDueDateDto {
-  @ApiProperty({ nullable: true, format: 'date-time', description: 'null clears it' })
-  @NullableButRequired()
+  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'null, "" or omitted clears it' })
+  @Transform(emptyAsNull)
+  @OptionalNullable()
   @IsTimestamp()
-  dueDate: string | null;
+  dueDate?: string | null;
 }
 
 export class MoveTaskDto {

@@ -1,0 +1,191 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
+import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
+import { AccessService } from '../../common/permissions/access.service';
+import { hasPermission } from '../../common/permissions/permissions';
+import { validationMessage } from '../../common/pipes/validation';
+import { VIRTUAL_STATUSES } from '../column/board-statuses';
+import { LabelService } from '../label/label.service';
+import { ProjectService } from '../project/project.service';
+import { TaskChangesRepository } from '../task/task-changes.repository';
+import { PRIORITIES, Priority, TaskRecord, TaskRow, toTaskRecord } from '../task/task.record';
+import { TaskService } from '../task/task.service';
+import { ImportLabelDto, ImportTaskDto, ImportTasksDto } from './dto/task-bulk.dto';
+
+/** A task as the export writes it (and the import reads it back). */
+export interface ExportedTask {
+  title: string;
+  description: string | null;
+  status: string;
+  priority: string;
+  dueDate: string | null;
+  startDate: string | null;
+  userId: string | null;
+  labels: { name: string; color: string }[];
+}
+
+export interface ExportAnswer {
+  project: { name: string; slug: string; description: string | null; exportedAt: string };
+  tasks: ExportedTask[];
+}
+
+export interface ImportResult {
+  success: boolean;
+  task?: TaskRecord;
+  warnings?: string[];
+  error?: string;
+}
+
+export interface ImportAnswer {
+  importedAt: string;
+  project: { id: string; name: string; slug: string };
+  results: { total: number; successful: number; failed: number; tasks: ImportResult[] };
+}
+
+/** One task of an import once checked: what to write, or why not. */
+type Plan =
+  | { error: string }
+  | { task: ImportTaskDto; status: string | null; priority: Priority; userId: string | null; labels: ImportLabelDto[]; warnings: string[] };
+
+/**
+ * Export and import of a project's tasks (docs/compatibility.md, "Export and import"). The import
+ * checks each task on its own, then writes every task that passed in ONE transaction, each through
+ * the task write path as a creation (history row `imported`, event `taskCreated`): all of them
+ * commit, or on any failure none does.
+ */
+@Injectable()
+export class TaskTransferService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly access: AccessService,
+    private readonly projects: ProjectService,
+    private readonly tasks: TaskService,
+    private readonly changes: TaskChangesRepository,
+    private readonly labels: LabelService,
+  ) {}
+
+  /** The project's tasks in board order: by column, then `planned`, then `archived`; within each by position. */
+  async export(workspaceId: string, projectId: string): Promise<ExportAnswer> {
+    const project = await this.projects.get(workspaceId, projectId);
+    const [slugs, rows] = await Promise.all([this.tasks.statusSlugs(workspaceId, projectId), this.tasks.allInProject(workspaceId, projectId)]);
+    const order = new Map([...slugs, ...VIRTUAL_STATUSES].map((s, i) => [s, i]));
+    const rank = (r: TaskRow) => order.get(r.status) ?? order.size;
+    const sorted = rows.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map((e) => e.r);
+    const labels = await this.labels.onTasks(workspaceId, sorted.map((r) => r.id));
+    return {
+      project: { name: project.name, slug: project.slug, description: project.description, exportedAt: new Date().toISOString() },
+      tasks: sorted.map((r) => {
+        const t = toTaskRecord(r);
+        return {
+          title: t.title,
+          description: t.description,
+          status: t.status,
+          priority: t.priority,
+          dueDate: t.dueDate,
+          startDate: t.startDate,
+          userId: t.userId,
+          labels: (labels.get(r.id) ?? []).map((l) => ({ name: l.name, color: l.color })),
+        };
+      }),
+    };
+  }
+
+  async import(scope: ResolvedScope, user: AuthUser, projectId: string, dto: ImportTasksDto): Promise<ImportAnswer> {
+    const workspaceId = scope.workspaceId;
+    const project = await this.projects.get(workspaceId, projectId);
+    const slugs = await this.tasks.statusSlugs(workspaceId, projectId);
+    const mayAssign = this.may(scope, user, 'task', 'assign');
+    const mayLabel = this.may(scope, user, 'label', 'create') && this.may(scope, user, 'label', 'update');
+    const plans = await Promise.all(dto.tasks.map((item) => this.check(item, slugs)));
+    const members = await this.membersAmong(workspaceId, plans);
+    for (const plan of plans) {
+      if ('error' in plan || plan.userId === null) continue;
+      if (!mayAssign) plan.warnings.push('Imported unassigned: assigning needs the task:assign permission');
+      else if (!members.has(plan.userId)) plan.warnings.push(`Imported unassigned: user ${plan.userId} is not a member of this workspace`);
+      if (!mayAssign || !members.has(plan.userId)) plan.userId = null;
+    }
+    for (const plan of plans) {
+      if ('error' in plan || !plan.labels.length || mayLabel) continue;
+      plan.warnings.push('Imported without its labels: labelling needs the label:create and label:update permissions');
+      plan.labels = [];
+    }
+
+    const results = await this.ds.transaction(async (m) => {
+      const out: ImportResult[] = [];
+      for (const plan of plans) {
+        if ('error' in plan) {
+          out.push({ success: false, error: plan.error });
+          continue;
+        }
+        const t = plan.task;
+        const row = await this.changes.create(
+          {
+            workspaceId,
+            projectId,
+            status: plan.status,
+            userId: plan.userId,
+            title: t.title,
+            description: t.description ?? null,
+            priority: plan.priority,
+            startDate: t.startDate ? new Date(t.startDate) : null,
+            dueDate: t.dueDate ? new Date(t.dueDate) : null,
+          },
+          user.id,
+          m,
+          'imported',
+        );
+        // The statuses were checked against the columns read above: a column or the project went meanwhile.
+        if (!row) throw new NotFoundException('Project not found');
+        if (plan.labels.length) await this.labels.attachByName(workspaceId, row.id, plan.labels, m);
+        out.push({ success: true, task: toTaskRecord(row), ...(plan.warnings.length ? { warnings: plan.warnings } : {}) });
+      }
+      return out;
+    });
+    const successful = results.filter((r) => r.success).length;
+    return {
+      importedAt: new Date().toISOString(),
+      project: { id: project.id, name: project.name, slug: project.slug },
+      results: { total: results.length, successful, failed: results.length - successful, tasks: results },
+    };
+  }
+
+  /** Validates one task as the request pipeline would (unknown fields refused), then settles its status and priority. */
+  private async check(item: Record<string, unknown>, slugs: string[]): Promise<Plan> {
+    const task = plainToInstance(ImportTaskDto, item);
+    const errors = await validate(task, { whitelist: true, forbidNonWhitelisted: true });
+    if (errors.length) return { error: validationMessage(errors) };
+    const warnings: string[] = [];
+    const first = slugs[0] ?? 'planned';
+    let status: string | null = task.status;
+    if (status === '') status = null;
+    else if (!slugs.includes(status) && !(VIRTUAL_STATUSES as readonly string[]).includes(status)) {
+      warnings.push(`Unknown status "${status}": imported into "${first}"`);
+      status = null;
+    }
+    let priority: Priority = 'no-priority';
+    if (task.priority !== undefined && task.priority !== null && task.priority !== '') {
+      if ((PRIORITIES as readonly string[]).includes(task.priority)) priority = task.priority as Priority;
+      else warnings.push(`Unknown priority "${task.priority}": imported as "no-priority"`);
+    }
+    return { task, status, priority, userId: task.userId ?? null, labels: task.labels ?? [], warnings };
+  }
+
+  /** Which of the planned assignees are members of the workspace. */
+  private async membersAmong(workspaceId: string, plans: Plan[]): Promise<Set<string>> {
+    const wanted = new Set(plans.flatMap((p) => ('error' in p || p.userId === null ? [] : [p.userId])));
+    const members = new Set<string>();
+    for (const userId of wanted) if (await this.access.membership(workspaceId, userId)) members.add(userId);
+    return members;
+  }
+
+  /** Whether the caller holds resource:action in the workspace, narrowed by its API key's scopes. */
+  private may(scope: ResolvedScope, user: AuthUser, resource: string, action: string): boolean {
+    const keyScopes = user.apiKey?.permissions;
+    return hasPermission(scope.permissions, resource, action) && (!keyScopes || keyScopeAllows(keyScopes, resource, action));
+  }
+}

@@ -1,0 +1,46 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { Id } from '../../common/pipes/id.pipe';
+import { CreateTaskRelationDto } from './dto/task-relation.dto';
+import { TaskRelationService } from './task-relation.service';
+
+@ApiTags('task-relation')
+@ApiBearerAuth()
+@Controller('task-relation')
+export class TaskRelationController {
+  constructor(private readonly relations: TaskRelationService) {}
+
+  @Post()
+  @ApiAnswer('Task relation')
+  @HttpCode(200)
+  @RequirePermission('task', 'update', { kind: 'task', from: 'body', key: 'sourceTaskId' })
+  @ApiOperation({ summary: 'Relate two tasks of one workspace: subtask, blocks or related' })
+  @ApiErrors(
+    [400, 'A task cannot be related to itself', 'relationType must be one of the following values: subtask, blocks, related', 'sourceTaskId is required'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Task not found'],
+    [409, 'These tasks already have a <type> relation'],
+  )
+  create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Body() dto: CreateTaskRelationDto) {
+    return this.relations.create(scope.workspaceId, user, dto);
+  }
+
+  @Get(':taskId')
+  @ApiAnswer('Task relation list item[] (oldest first)')
+  @RequirePermission('task', 'read', { kind: 'task', from: 'params', key: 'taskId' })
+  @ApiOperation({ summary: 'The relations the task is either end of, each with both tasks' })
+  list(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
+    return this.relations.listOfTask(scope.workspaceId, taskId);
+  }
+
+  @Delete(':id')
+  @ApiAnswer('Task relation (as it was)')
+  @RequirePermission('task', 'update', { kind: 'task-relation', from: 'params', key: 'id' })
+  @ApiErrors([403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Task relation not found'])
+  remove(@Scope() scope: ResolvedScope, @Param('id', Id('Task relation')) id: string) {
+    return this.relations.remove(scope.workspaceId, id);
+  }
+}
