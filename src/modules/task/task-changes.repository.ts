@@ -6,6 +6,7 @@ import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activit
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
 import { OutboxSignal } from '../../queue/outbox-signal';
+import { EVENT_KIND_OF_HISTORY } from './task-event';
 import { taskEventsSql } from './task-events.sql';
 import { TASK_FIELDS, TaskRow } from './task.record';
 
@@ -175,7 +176,7 @@ export interface NewTask {
   dueDate: Date | null;
 }
 
-export type MovedTaskRow = TaskRow & { old_project_id: string };
+export type MovedTaskRow = TaskRow & { old_project_id: string; old_status: string };
 
 @Injectable()
 export class TaskChangesRepository {
@@ -253,13 +254,15 @@ export class TaskChangesRepository {
        SELECT * FROM changed`,
       params,
     );
-    return diff.activities.length ? this.written(row, m) : row;
+    // Only history rows with an event kind write events (an assignee or date change may not).
+    return diff.activities.some((a) => Object.hasOwn(EVENT_KIND_OF_HISTORY, a.type)) ? this.written(row, m) : row;
   }
 
   /** Moves a task to another project of its workspace (MOVE_SQL); undefined when refused. */
   async move(workspaceId: string, taskId: string, destinationProjectId: string, requestedStatus: string | null, actorId: string): Promise<MovedTaskRow | undefined> {
     const [row] = await preparedRows<MovedTaskRow>(this.ds, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]);
-    return this.written(row, this.ds.manager);
+    // A move writes an event only when it changes the status.
+    return row && row.status !== row.old_status ? this.written(row, this.ds.manager) : row;
   }
 
   /**
