@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { OUTBOX_CHANNEL } from './outbox.repository';
+import { OUTBOX_CHANNEL } from './outbox-channel';
 
 /** The wake of the outbox relay: a notification in an auto-committed statement of its own (OutboxSignal). */
 @Injectable()

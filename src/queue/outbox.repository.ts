@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import { OUTBOX_CHANNEL } from './outbox-channel';
 import { OutboxSignal } from './outbox-signal';
 
-/** The notification channel that wakes the relay (sent after commit by OutboxSignal). */
-export const OUTBOX_CHANNEL = 'outbox';
+export { OUTBOX_CHANNEL };
 
 export interface NewOutboxRow {
   /** Omitted: a random UUID. */
