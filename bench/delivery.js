@@ -15,7 +15,7 @@ const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
-const { Client } = require('pg');
+const { recreateDatabase } = require('./admin');
 const Redis = require('ioredis');
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
@@ -26,19 +26,6 @@ const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'bench_delivery';
 const BASE = `http://127.0.0.1:${PORT}/api`;
-
-async function admin(fn) {
-  const u = new URL(DB_URL);
-  const name = u.pathname.slice(1);
-  u.pathname = '/postgres';
-  const c = new Client({ connectionString: u.toString() });
-  await c.connect();
-  try {
-    return await fn(c, name);
-  } finally {
-    await c.end();
-  }
-}
 
 async function flushRedis() {
   const redis = new Redis(REDIS_URL);
@@ -93,10 +80,7 @@ function start(role, env) {
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function main() {
-  await admin(async (c, name) => {
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await c.query(`CREATE DATABASE "${name}"`);
-  });
+  await recreateDatabase(DB_URL);
   await flushRedis();
 
   // The receiver: records each event once (by webhook-id) with its arrival time.

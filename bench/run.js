@@ -12,6 +12,7 @@ const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
+const { recreateDatabase } = require('./admin');
 const { seed } = require('./seed');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -20,19 +21,6 @@ const PORT = Number(process.env.BENCH_PORT ?? 3111);
 const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem_bench';
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
 const BASE = `http://127.0.0.1:${PORT}/api`;
-
-async function admin(fn) {
-  const u = new URL(DB_URL);
-  const name = u.pathname.slice(1);
-  u.pathname = '/postgres';
-  const c = new Client({ connectionString: u.toString() });
-  await c.connect();
-  try {
-    return await fn(c, name);
-  } finally {
-    await c.end();
-  }
-}
 
 async function waitForHealth(child) {
   for (let i = 0; i < 120; i++) {
@@ -87,10 +75,7 @@ function run(name, opts) {
 }
 
 async function main() {
-  await admin(async (c, name) => {
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await c.query(`CREATE DATABASE "${name}"`);
-  });
+  await recreateDatabase(DB_URL);
   const env = {
     ...process.env,
     NODE_ENV: 'production',
