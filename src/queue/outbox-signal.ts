@@ -86,8 +86,9 @@ export class OutboxSignal implements OnModuleInit, EntitySubscriberInterface {
     if (this.takeMark(event.queryRunner)) this.poke();
   }
 
+  /** A rolled-back transaction's rows are gone: drop its mark, wake no one. */
   afterTransactionRollback(event: TransactionRollbackEvent): void {
-    if (!event.queryRunner.isTransactionActive) this.takeMark(event.queryRunner);
+    this.takeMark(event.queryRunner);
   }
 
   /** True once the outermost transaction of `runner` has ended with the mark set; clears it. */
