@@ -41,6 +41,13 @@ export async function dropRedisKeys(redisUrl: string, prefix: string): Promise<v
 }
 
 /**
+ * The run's Redis: REDIS_URL as the global setup left it (it starts a local redis-server when none
+ * answers, test/support/local-servers.ts), else the default address. Tests that build a config of
+ * their own pass it, so they never fall back to an address where nothing runs.
+ */
+export const runRedisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
  * Boots the real application on a random port, in its own database cloned from the migrated
  * template and with its own Redis/BullMQ prefix, so test files run in parallel without sharing data.
  */
@@ -53,7 +60,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_URL: runRedisUrl(),
     RATE_LIMIT_AUTH: '0',
     RATE_LIMIT_INVITES: '0',
     RATE_LIMIT_API: '0',

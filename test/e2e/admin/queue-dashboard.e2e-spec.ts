@@ -6,9 +6,9 @@ import { QueueDashboard } from '../../../src/modules/admin/queue-dashboard.servi
 import { QUEUE_NAMES, QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { Auth } from '../../support/api';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 const UNAUTHORIZED = { status: 401, body: { message: 'Unauthorized' } };
 
 /**

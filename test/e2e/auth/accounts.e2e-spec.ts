@@ -3,7 +3,7 @@ import { Job, Queue } from 'bullmq';
 import { QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { Auth, Res } from '../../support/api';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { ReceivedMail, TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
@@ -13,7 +13,7 @@ import { until } from '../../support/until';
  * through the outbox, the worker and SMTP, and every link is followed as a browser would.
  */
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 // The app's public addresses as the emails show them; the test calls the app on its real port.
 const PUBLIC_API_URL = 'https://api.tandem.test';
 const CLIENT_URL = 'https://app.tandem.test';

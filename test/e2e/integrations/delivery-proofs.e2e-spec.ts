@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { HttpReceiver, ReceivedRequest } from '../../support/http-receiver';
 import { launch, Launched } from '../../support/launcher';
@@ -16,7 +16,7 @@ import { addIntegration, rand } from './delivery-support';
  */
 jest.setTimeout(180_000);
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 const receiver = new HttpReceiver();
 beforeAll(() => receiver.start());
 afterAll(() => receiver.stop());

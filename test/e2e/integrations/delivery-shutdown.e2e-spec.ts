@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { launch, Launched } from '../../support/launcher';
 import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
 import { addIntegration, deliveriesOf, rand, ScriptedReceiver } from './delivery-support';
@@ -31,7 +31,7 @@ describe('a worker-only process', () => {
       DATABASE_URL: api.databaseUrl,
       DATABASE_POOL_SIZE: '3',
       QUEUE_PREFIX: api.queuePrefix,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_URL: runRedisUrl(),
       ENCRYPTION_KEY,
       ALLOW_PRIVATE_DESTINATIONS: 'true',
       LOG_LEVEL: 'info',

@@ -6,7 +6,7 @@ import { TASK_EVENT_KINDS, TaskEventKind } from '../../../src/modules/task/task-
 import { OutboxService } from '../../../src/queue/outbox.service';
 import { QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
-import { TestApp } from '../../support/app';
+import { runRedisUrl, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { Answer, HttpReceiver, ReceivedRequest } from '../../support/http-receiver';
 
@@ -102,5 +102,5 @@ export async function enqueue(t: TestApp, job: { queue: QueueName; name: string;
 
 /** The outside view of one of the app's queues (close it after use). */
 export function queueOf(t: TestApp, name: QueueName): Queue {
-  return new Queue(name, { connection: redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'), prefix: `${t.queuePrefix}:bull` });
+  return new Queue(name, { connection: redisOptionsFromUrl(runRedisUrl()), prefix: `${t.queuePrefix}:bull` });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { Api } from '../../support/api';
-import { dropRedisKeys, startTestApp, TestApp } from '../../support/app';
+import { dropRedisKeys, runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { addMember, sql } from '../../support/fixtures';
 import { HttpReceiver } from '../../support/http-receiver';
 import { launch, Launched } from '../../support/launcher';
@@ -15,7 +15,7 @@ import { waitForTaskMails } from './notification-support';
  * worker, debug logging) so that everything it prints can be searched; a receiver echoes what it
  * was sent into its error answers, which the delivery records must not keep.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 const receiver = new HttpReceiver();
 const smtp = new TestSmtpServer();
 const queuePrefix = `t_secrets_${randomBytes(3).toString('hex')}`;

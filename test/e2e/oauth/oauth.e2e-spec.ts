@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { CryptoService } from '../../../src/common/crypto/crypto.service';
 import { AppConfig } from '../../../src/config/app-config';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { freePort, loginAtProvider, ProviderUser, startOidcProvider, TestOidcProvider } from '../../support/oidc-provider';
 
@@ -36,7 +36,7 @@ const oauthEnv = (p: TestOidcProvider, extra: Record<string, string> = {}) => ({
 beforeAll(async () => {
   provider = await startOidcProvider({ redirectUri: REDIRECT_URI });
   t = await startTestApp(oauthEnv(provider));
-  redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  redis = new Redis(runRedisUrl());
 });
 afterAll(async () => {
   await t?.close();

@@ -5,14 +5,14 @@ import { QueueName } from '../../../src/queue/queues';
 import { OutboxRelay } from '../../../src/queue/outbox.relay';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { Res } from '../../support/api';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { freePort, SilentServer, TestSmtpServer } from '../../support/smtp';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { until } from '../../support/until';
 
 const ORG = '/auth/organization';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 const email = () => `invitee.${randomBytes(5).toString('hex')}@example.test`;
 
 /** The app's email queue, seen from outside (same Redis prefix). */

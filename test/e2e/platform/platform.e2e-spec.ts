@@ -5,7 +5,7 @@ import { QueueName } from '../../../src/queue/queues';
 import { GuardedQueue } from '../../../src/queue/guarded-bullmq';
 import { loadConfig } from '../../../src/config/app-config';
 import { MIGRATIONS } from '../../../src/database/migrations';
-import { dropRedisKeys, startTestApp, TestApp } from '../../support/app';
+import { dropRedisKeys, runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { DB_PREFIX, urlFor, withAdmin } from '../../support/db';
 import { sql } from '../../support/fixtures';
 import { concretePath, registeredRoutes, routeAccess } from '../../support/routes';
@@ -235,6 +235,7 @@ describe('start-up', () => {
       LOG_LEVEL: 'silent',
       PORT: '0',
       DATABASE_URL: urlFor(db),
+      REDIS_URL: runRedisUrl(),
       DATABASE_POOL_SIZE: '3',
       QUEUE_PREFIX: `t_boot_${randomBytes(3).toString('hex')}`,
     };
@@ -262,6 +263,7 @@ describe('start-up', () => {
       LOG_LEVEL: 'silent',
       APP_ROLES: 'worker',
       DATABASE_URL: t.databaseUrl,
+      REDIS_URL: runRedisUrl(),
       DATABASE_POOL_SIZE: '2',
       QUEUE_PREFIX: t.queuePrefix,
     });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { dropRedisKeys, startTestApp, TestApp } from '../../support/app';
+import { dropRedisKeys, runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { launch } from '../../support/launcher';
 
 /** The service as a real process, as `npm start` runs it. */
@@ -27,7 +27,7 @@ describe('the service process', () => {
       expect(proc.output()).toContain('SIGTERM received, shutting down');
     } finally {
       await proc.kill('SIGKILL');
-      await dropRedisKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', e.QUEUE_PREFIX);
+      await dropRedisKeys(runRedisUrl(), e.QUEUE_PREFIX);
     }
   });
 
@@ -39,7 +39,7 @@ describe('the service process', () => {
       expect(proc.output()).not.toMatch(/on port \d+/);
       expect(await proc.kill('SIGKILL')).toBe('SIGKILL');
     } finally {
-      await dropRedisKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', e.QUEUE_PREFIX);
+      await dropRedisKeys(runRedisUrl(), e.QUEUE_PREFIX);
     }
   });
 });

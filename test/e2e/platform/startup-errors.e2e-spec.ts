@@ -7,6 +7,7 @@ import { checkServices } from '../../../src/startup/checks';
 import { startEmbeddedPostgres } from '../../../src/startup/embedded-postgres';
 import { freePort } from '../../../src/startup/net';
 import { StartupError } from '../../../src/startup/startup-error';
+import { runRedisUrl } from '../../support/app';
 import { urlFor } from '../../support/db';
 import { runUntilExit } from '../../support/launcher';
 
@@ -15,7 +16,7 @@ import { runUntilExit } from '../../support/launcher';
  * try (docs/decisions-local.md, "Local Postgres and Redis"); the process exits 1 without starting.
  */
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 const dirs: string[] = [];
 const tempDir = (name: string) => {
   const d = mkdtempSync(join(tmpdir(), `tandem-${name}-`));

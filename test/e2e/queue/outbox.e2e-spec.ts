@@ -7,12 +7,12 @@ import { OUTBOX_LISTENER_NAME } from '../../../src/queue/outbox-listener';
 import { OutboxService } from '../../../src/queue/outbox.service';
 import { QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { DB_PREFIX, urlFor, withAdmin } from '../../support/db';
 import { sql } from '../../support/fixtures';
 import { until as waitUntil } from '../../support/until';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 /** Far longer than any wait below: a row that arrives did not wait for a poll. */
 const LONG_POLL_MS = 600_000;
 /** How long a test waits for something that should take milliseconds (a deadline, not a measurement). */

@@ -4,14 +4,14 @@ import { GuardedQueue, GuardedWorker } from '../../../src/queue/guarded-bullmq';
 import { OUTBOX_LISTENER_NAME } from '../../../src/queue/outbox-listener';
 import { QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
-import { dropRedisKeys, startTestApp, TestApp } from '../../support/app';
+import { dropRedisKeys, runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { launch, Launched } from '../../support/launcher';
 import { TestSmtpServer } from '../../support/smtp';
 import { HoldingProxy } from '../../support/tcp-proxy';
 import { until } from '../../support/until';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrl = runRedisUrl();
 const prefix = `t_qs_${randomBytes(3).toString('hex')}`;
 const { hostname, port } = new URL(redisUrl);
 const connection = { host: hostname, port: Number(port || 6379) };

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { EmailProcessor } from '../../../src/modules/mail/email.processor';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { until } from '../../support/until';
 
@@ -9,7 +9,7 @@ import { until } from '../../support/until';
  * at each of BullMQ's reconnection attempts (docs/decisions-local.md, "Local Postgres and Redis").
  */
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 const target = new URL(REDIS_URL);
 const proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
 const warn = jest.spyOn(Logger.prototype, 'warn');

@@ -16,7 +16,7 @@ import { FanOutProcessor } from '../../../src/modules/integrations/channels/fan-
 import { OutboxRelay } from '../../../src/queue/outbox.relay';
 import { QueueName } from '../../../src/queue/queues';
 import { WorkerModule } from '../../../src/worker.module';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { TestSmtpServer } from '../../support/smtp';
 
 const DELIVERY_PROCESSORS = [FanOutProcessor, MessengerDeliveryProcessor, TeamchatDeliveryProcessor, CommunitychatDeliveryProcessor, GenericWebhookDeliveryProcessor];
@@ -51,6 +51,7 @@ describe('APP_ROLES=api and APP_ROLES=worker as separate processes', () => {
         LOG_LEVEL: 'silent',
         APP_ROLES: 'worker',
         DATABASE_URL: api.databaseUrl,
+        REDIS_URL: runRedisUrl(),
         DATABASE_POOL_SIZE: '2',
         QUEUE_PREFIX: api.queuePrefix,
         SMTP_HOST: '127.0.0.1',
@@ -85,7 +86,7 @@ describe('APP_ROLES=api and APP_ROLES=worker as separate processes', () => {
     expect(providers).not.toContain(getQueueToken(QueueName.Email));
     for (const processor of DELIVERY_PROCESSORS) expect([processor.name, providers.includes(processor)]).toEqual([processor.name, false]);
     // The queue dashboard makes its queues on its first authorised request only (test/e2e/admin).
-    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const redis = new Redis(runRedisUrl());
     try {
       const name = api.running.app.get(QueueDashboard).connectionName;
       expect(((await redis.client('LIST')) as string).split('\n').filter((c) => c.includes(` name=${name} `))).toEqual([]);

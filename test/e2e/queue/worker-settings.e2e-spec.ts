@@ -3,11 +3,11 @@ import { Queue } from 'bullmq';
 import { EmailProcessor } from '../../../src/modules/mail/email.processor';
 import { QueueName, QUEUES } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
-import { startTestApp, TestApp } from '../../support/app';
+import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { launch } from '../../support/launcher';
 import { until } from '../../support/until';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 
 /** Per-queue concurrency from QUEUE_CONCURRENCY (docs/decisions-local.md, "Queued jobs"). */
 describe('QUEUE_CONCURRENCY', () => {
