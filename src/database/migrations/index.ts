@@ -14,6 +14,7 @@ import { UserNotifications1763781500000 } from './1763781500000-UserNotification
 import { OutboxWakeAfterCommit1763781700000 } from './1763781700000-OutboxWakeAfterCommit';
 import { GitHosts1763781600000 } from './1763781600000-GitHosts';
 import { ClientCompatibility1763781800000 } from './1763781800000-ClientCompatibility';
+import { WorkflowRules1763781900000 } from './1763781900000-WorkflowRules';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   GitHosts1763781600000,
   OutboxWakeAfterCommit1763781700000,
   ClientCompatibility1763781800000,
+  WorkflowRules1763781900000,
 ];

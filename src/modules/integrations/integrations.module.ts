@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ScopeRegistry } from '../../common/permissions/scope-registry';
 import { OutboxModule } from '../../queue/outbox.module';
 import { ColumnModule } from '../column/column.module';
 import { LabelModule } from '../label/label.module';
@@ -15,13 +16,19 @@ import { IntegrationService } from './integration.service';
 import { MessengerIntegrationController } from './messenger-integration.controller';
 import { TeamchatIntegrationController } from './teamchat-integration.controller';
 import { ExternalComment, ExternalLink } from './git/external-link.entity';
+import { ExternalLinkController } from './git/external-link.controller';
 import { ExternalLinkRepository } from './git/external-link.repository';
+import { ExternalLinkService } from './git/external-link.service';
 import { GitIntegration } from './git/git-integration.entity';
 import { GitIntegrationRepository } from './git/git-integration.repository';
 import { GitIntegrationService } from './git/git-integration.service';
 import { GitSyncService } from './git/git-sync.service';
 import { GitWebhookReceipt } from './git/git-webhook-receipt.entity';
 import { GitWebhookReceiptRepository } from './git/git-webhook-receipt.repository';
+import { WorkflowRuleController } from './git/workflow-rule.controller';
+import { WorkflowRule } from './git/workflow-rule.entity';
+import { WORKFLOW_RULE_SCOPE_SQL, WorkflowRuleRepository } from './git/workflow-rule.repository';
+import { WorkflowRuleService } from './git/workflow-rule.service';
 import { HostedgitApp } from './hostedgit/hostedgit-app';
 import { HostedgitIntegrationController } from './hostedgit/hostedgit-integration.controller';
 import { HostedgitIntegrationService } from './hostedgit/hostedgit-integration.service';
@@ -32,14 +39,14 @@ import { SelfgitIntegrationService } from './selfgit/selfgit-integration.service
 /**
  * The API of a project's integrations: the four notifying ones (docs/integrations.md), their
  * settings and delivery logs; and the two git hosts (docs/git-hosts.md: selfgit/, hostedgit/, and
- * git/ for what they share), whose imports and inbound webhooks change tasks through TaskModule's
- * write path. The routes locate the workspace through the `project` scope kind (registered by
+ * git/ for what they share, with the workflow rules and the external links), whose imports and
+ * inbound webhooks change tasks through TaskModule's write path. The routes locate the workspace through the `project` scope kind (registered by
  * ProjectModule). Nothing is exported: the delivery workers read the tables through their own
  * repository.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Integration, GitIntegration, ExternalLink, ExternalComment, GitWebhookReceipt]),
+    TypeOrmModule.forFeature([Integration, GitIntegration, ExternalLink, ExternalComment, GitWebhookReceipt, WorkflowRule]),
     OutboxModule,
     TaskModule,
     LabelModule,
@@ -53,6 +60,8 @@ import { SelfgitIntegrationService } from './selfgit/selfgit-integration.service
     GenericWebhookIntegrationController,
     SelfgitIntegrationController,
     HostedgitIntegrationController,
+    WorkflowRuleController,
+    ExternalLinkController,
   ],
   providers: [
     IntegrationService,
@@ -68,6 +77,15 @@ import { SelfgitIntegrationService } from './selfgit/selfgit-integration.service
     SelfgitIntegrationService,
     HostedgitApp,
     HostedgitIntegrationService,
+    WorkflowRuleRepository,
+    WorkflowRuleService,
+    ExternalLinkService,
   ],
 })
-export class IntegrationsModule {}
+export class IntegrationsModule implements OnModuleInit {
+  constructor(private readonly registry: ScopeRegistry) {}
+
+  onModuleInit(): void {
+    this.registry.register('workflow-rule', { notFound: 'Workflow rule not found', sql: WORKFLOW_RULE_SCOPE_SQL });
+  }
+}

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
@@ -36,6 +36,13 @@ export class NotificationController {
   @ApiOperation({ summary: "Mark every one of the caller's notifications read" })
   markAllRead(@CurrentUser() user: AuthUser) {
     return this.notifications.markAllRead(user);
+  }
+
+  @Delete('clear-all')
+  @ApiAnswer('{success: true}')
+  @ApiOperation({ summary: "Delete every one of the caller's notifications" })
+  clearAll(@CurrentUser() user: AuthUser) {
+    return this.notifications.clearAll(user);
   }
 
   @Patch(':id/read')

@@ -5,8 +5,8 @@ import { firstRow, rows } from '../../database/sql';
 import { NOTIFICATION_FIELDS, NotificationRow } from './notification.record';
 
 /**
- * A user's in-app notifications, as the API reads and marks them. Every statement is limited to
- * the user's own notifications in `workspaceIds` (the workspaces they are still a member of), so
+ * A user's in-app notifications, as the API reads, marks and clears them. Every read and mark is
+ * limited to the user's own notifications in `workspaceIds` (the workspaces they are still a member of), so
  * the notifications of a workspace they left are no longer shown. The worker writes them
  * (src/modules/notifications/delivery).
  */
@@ -65,5 +65,10 @@ export class NotificationRepository {
       userId,
       workspaceIds,
     ]);
+  }
+
+  /** Deletes all of the user's notifications, those of workspaces they left included. */
+  async deleteAllOfUser(userId: string): Promise<void> {
+    await rows(this.ds.manager, `DELETE FROM notification WHERE user_id = $1`, [userId]);
   }
 }

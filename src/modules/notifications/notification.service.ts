@@ -43,6 +43,12 @@ export class NotificationService {
     return { success: true };
   }
 
+  /** Deletes every one of the caller's notifications (hidden ones of workspaces they left too). */
+  async clearAll(user: AuthUser): Promise<{ success: true }> {
+    await this.notifications.deleteAllOfUser(user.id);
+    return { success: true };
+  }
+
   private async workspaceIds(user: AuthUser): Promise<string[]> {
     return (await this.workspaces.listOfUser(user.id)).map((w) => w.id);
   }

@@ -5,7 +5,7 @@ import { sql } from '../../support/fixtures';
 import { HttpReceiver } from '../../support/http-receiver';
 import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
-import { createTask } from '../../support/work-items';
+import { createTask, userWithRole } from '../../support/work-items';
 import { addIntegration, deliveriesOf } from '../integrations/delivery-support';
 import { notifiedTimes, savePreferences, settled, signers, taskFor, team, userDeliveries, verifies, waitForTaskMails } from './notification-support';
 
@@ -245,5 +245,24 @@ describe('in-app notifications', () => {
     expect((await t.api.patch('/notification/read-all', {}, bob.token)).body).toEqual({ success: true });
     expect((await t.api.get('/notification/unread-count', bob.token)).body).toEqual({ count: 0 });
     expect((await t.api.get('/notification', bob.token)).body.every((n: any) => n.isRead)).toBe(true);
+  });
+
+  it("clear-all deletes every one of the caller's notifications, and nobody else's", async () => {
+    const { owner, bob, workspaceId, project } = await team(t);
+    const carol = await userWithRole(t, workspaceId, 'member');
+    await taskFor(t, owner, project.id, bob);
+    await taskFor(t, owner, project.id, carol);
+    await taskFor(t, owner, project.id, bob);
+    await notifiedTimes(t, bob.user.id, 2);
+    await notifiedTimes(t, carol.user.id, 1);
+
+    expect(await t.api.delete('/notification/clear-all', bob.token)).toMatchObject({ status: 200, body: { success: true } });
+    expect((await t.api.get('/notification', bob.token)).body).toEqual([]);
+    expect((await t.api.get('/notification/unread-count', bob.token)).body).toEqual({ count: 0 });
+    expect(await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM notification WHERE user_id = $1`, [bob.user.id])).toEqual([{ n: 0 }]);
+    expect((await t.api.get('/notification', carol.token)).body).toHaveLength(1);
+    // Nothing to clear is no error.
+    expect(await t.api.delete('/notification/clear-all', bob.token)).toMatchObject({ status: 200, body: { success: true } });
+    expect((await t.api.delete('/notification/clear-all')).status).toBe(401);
   });
 });

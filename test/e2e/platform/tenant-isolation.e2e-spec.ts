@@ -33,6 +33,7 @@ describe('tenant isolation of work items', () => {
       [a.workspaceId, project.id],
     );
     const hosted = (await t.api.post(`/hostedgit-integration/project/${project.id}`, { repositoryOwner: 'a', repositoryName: 'r' }, a.owner.token)).body;
+    const rule = (await t.api.put(`/workflow-rule/${project.id}`, { integrationType: 'selfgit', eventType: 'pr_opened', columnId: column.id }, a.owner.token)).body;
     const [{ id: delivery }] = await sql(
       t.databaseUrl,
       `INSERT INTO delivery (workspace_id, project_id, event_id, event, target_type, target_id, payload, status)
@@ -142,6 +143,10 @@ describe('tenant isolation of work items', () => {
       ['POST', `/hostedgit-integration/project/${project.id}`, { repositoryOwner: 'a', repositoryName: 'r' }, P],
       ['PATCH', `/hostedgit-integration/project/${project.id}`, { isActive: false }, P, 'error'],
       ['DELETE', `/hostedgit-integration/project/${project.id}`, undefined, P],
+      ['GET', `/workflow-rule/${project.id}`, undefined, P],
+      ['PUT', `/workflow-rule/${project.id}`, { integrationType: 'selfgit', eventType: 'pr_opened', columnId: column.id }, P],
+      ['DELETE', `/workflow-rule/${rule.id}`, undefined, 'Workflow rule not found'],
+      ['GET', `/external-link/task/${task.id}`, undefined, T],
       // B's own project, A's delivery: the delivery is not B's project's.
       ['POST', `/generic-webhook-integration/project/${bProject.id}/deliveries/${delivery}/redeliver`, undefined, 'Delivery not found'],
       ['GET', `/generic-webhook-integration/project/${bProject.id}/deliveries?before=${delivery}`, undefined, 'Delivery not found'],
@@ -179,8 +184,9 @@ describe('tenant isolation of work items', () => {
               (SELECT count(*)::int FROM label WHERE task_id = $3) AS task_labels,
               (SELECT is_read FROM notification WHERE id = $10) AS note_read,
               (SELECT count(*)::int FROM notification_rule) AS rules,
-              (SELECT string_agg(type || '/' || is_active::text || '/' || updated_at::text, ',' ORDER BY type) FROM git_integration WHERE id IN ($11, $12)) AS git`,
-      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery, note, hosted.id, selfgit],
+              (SELECT string_agg(type || '/' || is_active::text || '/' || updated_at::text, ',' ORDER BY type) FROM git_integration WHERE id IN ($11, $12)) AS git,
+              (SELECT event_type || '/' || column_id FROM workflow_rule WHERE id = $13) AS workflow_rule`,
+      [project.id, column.id, task.id, catalogue.id, entry.id, comment.id, a.workspaceId, hook.id, delivery, note, hosted.id, selfgit, rule.id],
     );
     expect(state).toEqual({
       project: project.name,
@@ -198,6 +204,7 @@ describe('tenant isolation of work items', () => {
       note_read: false,
       rules: 0,
       git: expect.stringMatching(/^hostedgit\/true\/.*,selfgit\/true\//),
+      workflow_rule: `pr_opened/${column.id}`,
     });
     expect((await t.api.get(`/hostedgit-integration/project/${project.id}`, a.owner.token)).body).toEqual(hosted);
     expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, a.owner.token)).body).toEqual(hook);
@@ -223,6 +230,8 @@ describe('tenant isolation of work items', () => {
       ['/generic-webhook-integration/project/nope/deliveries', 'Project not found'],
       ['/selfgit-integration/project/nope', 'Project not found'],
       ['/hostedgit-integration/project/nope', 'Project not found'],
+      ['/workflow-rule/nope', 'Project not found'],
+      ['/external-link/task/nope', 'Task not found'],
     ]) {
       const res = await t.api.get(path, owner.token);
       expect([path, res.status, res.body]).toEqual([path, 404, { message }]);

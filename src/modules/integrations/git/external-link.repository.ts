@@ -72,6 +72,17 @@ export class ExternalLinkRepository {
     );
   }
 
+  /** The task's links, oldest first, as GET /external-link/task/:taskId lists them. */
+  listOfTask(workspaceId: string, taskId: string): Promise<(ExternalLinkRow & { created_at: Date; updated_at: Date })[]> {
+    return rows(
+      this.ds.manager,
+      `SELECT ${LINK_FIELDS}, created_at, updated_at FROM external_link
+        WHERE workspace_id = $1 AND task_id = $2
+        ORDER BY created_at, id`,
+      [workspaceId, taskId],
+    );
+  }
+
   /** Refreshes what the link shows (title, URL, metadata merged into the stored one). */
   async refresh(workspaceId: string, id: string, fields: { url: string | null; title: string | null; metadata: Record<string, unknown> }, m: EntityManager): Promise<void> {
     await rows(

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { readWebhook } from './git-payloads';
-import { isValidBranchPattern, labelColor, readLabels, taskNumberInBranch, taskTitle, transitionStatus } from './git-rules';
+import { isValidBranchPattern, labelColor, readLabels, taskNumberInBranch, taskTitle, transitionStatus, transitionTarget } from './git-rules';
 import { hmacSha256Matches } from './webhook-signature';
 
 const BOARD = [
@@ -62,6 +62,25 @@ describe('transitions', () => {
     expect(transitionStatus('pr_merged', 'shipped', board)).toBe('backlog');
     expect(transitionStatus('branch_push', 'backlog', board)).toBeNull();
     expect(transitionStatus('branch_push', 'to-do', [])).toBeNull();
+  });
+
+  it("a workflow rule's column wins over the default; a rule naming a column the board lacks is as no rule", () => {
+    const board = [...BOARD.slice(0, 3), { slug: 'qa', isFinal: false }, ...BOARD.slice(3)];
+    expect(transitionStatus('pr_opened', 'in-progress', board, 'qa')).toBe('qa');
+    expect(transitionStatus('pr_merged', 'qa', board, 'in-review')).toBe('in-review');
+    expect(transitionStatus('branch_push', 'to-do', board, 'gone')).toBe('in-progress');
+    expect(transitionTarget('issue_opened', board)).toBe('to-do');
+    expect(transitionTarget('issue_opened', board, 'in-progress')).toBe('in-progress');
+    expect(transitionTarget('issue_opened', [])).toBeNull();
+  });
+
+  it('with a rule, a push or an opened pull request still never leaves a final column; a closed issue follows its rule', () => {
+    const board = [...BOARD, { slug: 'shipped', isFinal: true }];
+    expect(transitionStatus('branch_push', 'done', board, 'in-progress')).toBeNull();
+    expect(transitionStatus('pr_opened', 'done', board, 'in-review')).toBeNull();
+    expect(transitionStatus('issue_closed', 'done', board, 'shipped')).toBe('shipped');
+    expect(transitionStatus('issue_closed', 'done', board)).toBeNull();
+    expect(transitionStatus('issue_closed', 'archived', board, 'shipped')).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { VIRTUAL_STATUSES } from '../../column/board-statuses';
 import { PRIORITIES, Priority } from '../../task/task.record';
+import { WorkflowEvent } from './workflow-rule.record';
 
 /**
  * The rules of the git-host integrations that need no database (docs/git-hosts.md): the branch
@@ -39,14 +40,18 @@ export function taskNumberInBranch(pattern: string, slug: string, branch: string
 
 // ---- transitions ----
 
-/** Events that move a task (docs/git-hosts.md, "What moves a task"). */
-export type GitTransition = 'branch_push' | 'pr_opened' | 'pr_merged' | 'issue_closed' | 'issue_reopened';
+/** Events that move a task (docs/git-hosts.md, "What moves a task"); a workflow rule can name any of them. */
+export type GitTransition = WorkflowEvent;
 
-/** The column each event moves a task to (when the project has it; else its first column). */
-export const TRANSITION_TARGET: Record<GitTransition, string> = {
+/**
+ * The column each event moves a task to without a workflow rule (when the project has it; else its
+ * first column). A task made from an opened issue starts in the first column.
+ */
+export const TRANSITION_TARGET: Record<GitTransition, string | null> = {
   branch_push: 'in-progress',
   pr_opened: 'in-review',
   pr_merged: 'done',
+  issue_opened: null,
   issue_closed: 'done',
   issue_reopened: 'to-do',
 };
@@ -57,17 +62,28 @@ export interface BoardColumn {
 }
 
 /**
- * The status `event` gives a task now in `current`, or null for no move. `columns` are the
- * project's, in board order. The target column is the event's, else the first column. A task in
- * a final column is not moved by a push, a pull request opened, or a closed issue (it is done
- * already); an archived task is not moved at all.
+ * The column `event` moves a task to in a project with `columns` (board order): the column of the
+ * project's workflow rule for it (`ruled`, its slug) when it has one, else the event's default,
+ * else the first column. null when the project has no column.
  */
-export function transitionStatus(event: GitTransition, current: string, columns: readonly BoardColumn[]): string | null {
+export function transitionTarget(event: GitTransition, columns: readonly BoardColumn[], ruled?: string): string | null {
+  const has = (slug: string | null | undefined): slug is string => !!slug && columns.some((c) => c.slug === slug);
+  if (has(ruled)) return ruled;
+  const wanted = TRANSITION_TARGET[event];
+  return has(wanted) ? wanted : (columns[0]?.slug ?? null);
+}
+
+/**
+ * The status `event` gives a task now in `current`, or null for no move; `ruled` as for
+ * transitionTarget. A push or an opened pull request never moves a task out of a final column (it
+ * is done already), whatever the rules say; nor does a closed issue without a rule. An archived
+ * task is not moved at all.
+ */
+export function transitionStatus(event: GitTransition, current: string, columns: readonly BoardColumn[], ruled?: string): string | null {
   if (!columns.length || current === 'archived') return null;
   const isFinal = columns.some((c) => c.slug === current && c.isFinal);
-  if (isFinal && (event === 'branch_push' || event === 'pr_opened' || event === 'issue_closed')) return null;
-  const wanted = TRANSITION_TARGET[event];
-  const target = columns.some((c) => c.slug === wanted) ? wanted : columns[0].slug;
+  if (isFinal && (event === 'branch_push' || event === 'pr_opened' || (event === 'issue_closed' && !ruled))) return null;
+  const target = transitionTarget(event, columns, ruled);
   return target === current ? null : target;
 }
 

@@ -10,8 +10,10 @@ import { TaskService } from '../../task/task.service';
 import { ExternalLinkRepository, ExternalLinkRow, LinkScope } from './external-link.repository';
 import { GitComment, GitEvent, GitIssue, GitPullRequest, IssueAction } from './git-events';
 import { GitIntegrationRow, GitSource } from './git-integration.record';
-import { BoardColumn, commentContent, GitTransition, readLabels, taskDescription, taskNumberInBranch, taskTitle, transitionStatus, TRANSITION_TARGET } from './git-rules';
+import { BoardColumn, commentContent, GitTransition, readLabels, taskDescription, taskNumberInBranch, taskTitle, transitionStatus, transitionTarget } from './git-rules';
 import { GitWebhookReceiptRepository } from './git-webhook-receipt.repository';
+import { WorkflowTargets } from './workflow-rule.record';
+import { WorkflowRuleRepository } from './workflow-rule.repository';
 
 /** Everything an event or an import of one integration needs to know about its project. */
 export interface GitContext {
@@ -21,6 +23,8 @@ export interface GitContext {
   project: { id: string; slug: string; workspaceId: string };
   /** The project's columns in board order. */
   columns: BoardColumn[];
+  /** The project's workflow rules for this integration's host: event → column slug. */
+  rules: WorkflowTargets;
 }
 
 /** Posts one comment on an issue of the integration's repository; answers the comment's id. */
@@ -75,18 +79,21 @@ export class GitSyncService {
     private readonly columns: ColumnService,
     private readonly links: ExternalLinkRepository,
     private readonly receipts: GitWebhookReceiptRepository,
+    private readonly workflowRules: WorkflowRuleRepository,
   ) {}
 
-  /** The context of an integration: its project's key and columns. */
+  /** The context of an integration: its project's key, columns and workflow rules. */
   async context(integration: GitIntegrationRow): Promise<GitContext> {
     const project = await this.projects.get(integration.workspace_id, integration.project_id);
     const columns = await this.columns.list(integration.workspace_id, integration.project_id);
+    const rules = await this.workflowRules.targets(integration.workspace_id, integration.project_id, integration.type);
     return {
       integration,
       source: integration.type,
       scope: { workspaceId: integration.workspace_id, projectId: integration.project_id, source: integration.type, repositoryKey: integration.repository_key },
       project: { id: project.id, slug: project.slug, workspaceId: integration.workspace_id },
       columns: columns.map((c) => ({ slug: c.slug, isFinal: c.isFinal })),
+      rules,
     };
   }
 
@@ -166,8 +173,9 @@ export class GitSyncService {
     let task: TaskRow | undefined;
 
     if (!link) {
-      // A closed issue's task starts where closing would put it.
-      const status = issue.state === 'closed' ? this.target(ctx, 'issue_closed') : (labels.status ?? null);
+      // A closed issue's task starts where closing would put it; an open one where its `status:`
+      // label says, else where opening does.
+      const status = issue.state === 'closed' ? this.target(ctx, 'issue_closed') : (labels.status ?? this.target(ctx, 'issue_opened'));
       task = await this.tasks.createFromIntegration(
         { workspaceId: ctx.scope.workspaceId, projectId: ctx.scope.projectId, status, userId: null, title, description, priority: labels.priority ?? 'no-priority', startDate: null, dueDate: null },
         opts.actorId,
@@ -185,7 +193,8 @@ export class GitSyncService {
       if (labels.priority) patch.priority = labels.priority;
       if (opts.applyStatusLabel && labels.status) patch.status = labels.status;
       if (opts.action === 'closed' || opts.action === 'reopened') {
-        const moved = transitionStatus(opts.action === 'closed' ? 'issue_closed' : 'issue_reopened', cur.status, ctx.columns);
+        const event = opts.action === 'closed' ? 'issue_closed' : 'issue_reopened';
+        const moved = transitionStatus(event, cur.status, ctx.columns, ctx.rules[event]);
         if (moved) patch.status = moved;
       }
       const result = await this.tasks.changeFromIntegration(ctx.scope.workspaceId, cur.id, patch, opts.actorId, m);
@@ -287,15 +296,14 @@ export class GitSyncService {
   private async move(ctx: GitContext, taskId: string, event: GitTransition, m: EntityManager): Promise<boolean> {
     const cur = await this.tasks.lockForIntegration(ctx.scope.workspaceId, taskId, m);
     if (!cur) return false;
-    const status = transitionStatus(event, cur.status, ctx.columns);
+    const status = transitionStatus(event, cur.status, ctx.columns, ctx.rules[event]);
     if (!status) return false;
     return (await this.tasks.changeFromIntegration(ctx.scope.workspaceId, taskId, { status }, null, m))?.changed ?? false;
   }
 
-  /** The column `event` moves a task to in this project: its own, else the first column (null: none). */
+  /** The column `event` moves a task to in this project (transitionTarget); null when it has no column. */
   private target(ctx: GitContext, event: GitTransition): string | null {
-    const wanted = TRANSITION_TARGET[event];
-    return ctx.columns.some((c) => c.slug === wanted) ? wanted : (ctx.columns[0]?.slug ?? null);
+    return transitionTarget(event, ctx.columns, ctx.rules[event]);
   }
 
   // ---- the task-link comment ----
