@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { OutboxFilters } from './outbox-filters';
 import { OutboxListener } from './outbox-listener';
 import { OutboxSignal } from './outbox-signal';
 import { ClaimedOutboxRow, OutboxRepository } from './outbox.repository';
@@ -36,7 +37,8 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
  * LOCKED, so several workers never block each other, and published with BullMQ job id = row id;
  * a row is deleted only after BullMQ accepted its job, so a Redis outage leaves it for a later
  * try, and if the delete is lost after a successful publish, the next publish of the same id is
- * ignored by BullMQ.
+ * ignored by BullMQ. A queue's consumers may register a filter (OutboxFilters): rows it says
+ * nobody consumes are deleted without a job.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -60,6 +62,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly listener: OutboxListener,
     private readonly moduleRef: ModuleRef,
     private readonly signal: OutboxSignal,
+    private readonly filters: OutboxFilters,
   ) {
     this.pollMs = config.outboxPollMs;
   }
@@ -150,7 +153,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       if (!rows.length) return 0;
       const ids = rows.map((r) => r.id);
       try {
-        await this.publish(rows);
+        // Rows nobody consumes (OutboxFilters) are deleted with the others, without a job.
+        const heard = await this.filters.apply(rows, m);
+        if (heard.length) await this.publish(heard);
       } catch (err) {
         // Commit the count, not a delete: the rows stay for the next try.
         failure = err as Error;

@@ -3,6 +3,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redisOptionsFromUrl } from '../redis/redis-options';
 import './guarded-bullmq';
+import { OutboxFilters } from './outbox-filters';
 import { OutboxSignal } from './outbox-signal';
 import { OutboxWakeRepository } from './outbox-wake.repository';
 import { QUEUE_NAMES, QUEUES, QueueName } from './queues';
@@ -13,8 +14,9 @@ export const registerQueues = (...names: QueueName[]) =>
   BullModule.registerQueue(...names.map((name) => ({ name, defaultJobOptions: QUEUES[name].jobOptions })));
 
 /**
- * BullMQ root: one Redis connection setting and key prefix for every queue (QUEUE_PREFIX), and the
- * configured worker settings (WorkerSettings) that processors apply.
+ * BullMQ root: one Redis connection setting and key prefix for every queue (QUEUE_PREFIX), the
+ * configured worker settings (WorkerSettings) that processors apply, and the outbox filters
+ * (OutboxFilters) that consumers register for the relay.
  */
 @Global()
 @Module({
@@ -27,8 +29,8 @@ export const registerQueues = (...names: QueueName[]) =>
       }),
     }),
   ],
-  providers: [WorkerSettings, OutboxSignal, OutboxWakeRepository],
-  exports: [BullModule, WorkerSettings, OutboxSignal],
+  providers: [WorkerSettings, OutboxSignal, OutboxWakeRepository, OutboxFilters],
+  exports: [BullModule, WorkerSettings, OutboxSignal, OutboxFilters],
 })
 export class QueueModule {}
 

@@ -9,7 +9,7 @@ import { QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { DB_PREFIX, urlFor, withAdmin } from '../../support/db';
-import { sql } from '../../support/fixtures';
+import { addMember, sql } from '../../support/fixtures';
 import { until as waitUntil } from '../../support/until';
 
 const REDIS_URL = runRedisUrl();
@@ -90,6 +90,8 @@ describe('with polling practically off (OUTBOX_POLL_MS = 10 minutes)', () => {
     const owner = await t.api.signUp();
     const ws = await t.api.createWorkspace(owner.token);
     const project = (await t.api.post('/project', { name: 'Wake', workspaceId: ws.id }, owner.token)).body;
+    // Someone must hear of the event, or the relay drops it without a job (next test).
+    expect((await t.api.post(`/generic-webhook-integration/project/${project.id}`, { webhookUrl: 'https://hooks.example.com/wake' }, owner.token)).status).toBe(200);
     const task = (await t.api.post(`/task/${project.id}`, { title: 'Wake up' }, owner.token)).body;
     const [created] = await sql(t.databaseUrl, `SELECT id FROM activity WHERE task_id = $1 AND type = 'created'`, [task.id]);
     const events = new Queue(QueueName.TaskEvents, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${t.queuePrefix}:bull` });
@@ -100,6 +102,35 @@ describe('with polling practically off (OUTBOX_POLL_MS = 10 minutes)', () => {
     }
     // A notifying transaction would serialise every commit that writes an event: no trigger may notify.
     expect(await sql(t.databaseUrl, `SELECT tgname FROM pg_trigger WHERE tgrelid = 'outbox'::regclass AND NOT tgisinternal`)).toEqual([]);
+  });
+
+  it('a task event nobody hears of leaves the outbox without a job; one an integration or the assignee hears of is queued', async () => {
+    const owner = await t.api.signUp();
+    const ws = await t.api.createWorkspace(owner.token);
+    const bob = await t.api.signUp();
+    await addMember(t.databaseUrl, ws.id, bob.user.id, 'member');
+    const quiet = (await t.api.post('/project', { name: 'Quiet', workspaceId: ws.id }, owner.token)).body;
+    const hooked = (await t.api.post('/project', { name: 'Hooked', workspaceId: ws.id }, owner.token)).body;
+    // Only comments reach this integration.
+    const events = { taskCreated: false, taskStatusChanged: false, taskCommentCreated: true };
+    expect((await t.api.post(`/generic-webhook-integration/project/${hooked.id}`, { webhookUrl: 'https://hooks.example.com/q', events }, owner.token)).status).toBe(200);
+
+    const eventId = async (taskId: string, type: string) => (await sql(t.databaseUrl, `SELECT id FROM activity WHERE task_id = $1 AND type = $2`, [taskId, type]))[0].id;
+    const a = (await t.api.post(`/task/${quiet.id}`, { title: 'Nobody hears', userId: owner.user.id }, owner.token)).body; // the actor is not told of their own change
+    const b = (await t.api.post(`/task/${hooked.id}`, { title: 'Created, not selected' }, owner.token)).body;
+    expect((await t.api.post(`/comment/${b.id}`, { content: 'selected' }, owner.token)).status).toBe(200);
+    const c = (await t.api.post(`/task/${quiet.id}`, { title: 'For Bob', userId: bob.user.id }, owner.token)).body;
+    const heard = [await eventId(b.id, 'comment'), await eventId(c.id, 'created')];
+    const unheard = [await eventId(a.id, 'created'), await eventId(b.id, 'created')];
+
+    const jobs = new Queue(QueueName.TaskEvents, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${t.queuePrefix}:bull` });
+    try {
+      for (const id of heard) await until(`the job of event ${id}`, () => jobs.getJob(id));
+      await until('the outbox to empty', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = ANY($1::text[])`, [[...heard, ...unheard]])).length === 0);
+      for (const id of unheard) expect(await jobs.getJob(id)).toBeUndefined();
+    } finally {
+      await jobs.close();
+    }
   });
 
   it('listens again after its database connection is cut, and then relays at once', async () => {

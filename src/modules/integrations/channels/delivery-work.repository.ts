@@ -105,6 +105,23 @@ export class DeliveryWorkRepository {
     ]);
   }
 
+  /**
+   * Of (project, kind) pairs, those with an active integration whose flag for the kind is on, as
+   * `projectId kind` keys: the ones FAN_OUT_SQL would deliver to.
+   */
+  async listening(pairs: readonly { projectId: string; kind: string }[], m: EntityManager = this.ds.manager): Promise<Set<string>> {
+    if (!pairs.length) return new Set();
+    const found = await rows<{ key: string }>(
+      m,
+      `SELECT DISTINCT k.project_id::text || ' ' || k.kind AS key
+         FROM unnest($1::uuid[], $2::text[]) AS k(project_id, kind)
+         JOIN integration i ON i.project_id = k.project_id
+        WHERE i.is_active AND i.events @> jsonb_build_object(k.kind, true)`,
+      [pairs.map((p) => p.projectId), pairs.map((p) => p.kind)],
+    );
+    return new Set(found.map((r) => r.key));
+  }
+
   /** The delivery and its integration (matched by id, type and workspace), or undefined when the delivery is gone. */
   withTarget(deliveryId: string, m: EntityManager = this.ds.manager): Promise<DeliveryWithTarget | undefined> {
     return firstRow<DeliveryWithTarget>(m, LOAD_SQL, [deliveryId]);

@@ -13,9 +13,11 @@ import { DeliveryRunner } from './delivery.runner';
 import { FanOutParts } from './fan-out-parts';
 import { FanOutProcessor } from './fan-out.processor';
 import { OutboundHttp } from './outbound-http';
+import { TaskEventAudience } from './task-event-audience';
 
 /**
- * Worker role only, no controller: the fan-out of task events into deliveries, the four channel
+ * Worker role only, no controller: the fan-out of task events into deliveries (and, before it,
+ * TaskEventAudience, which keeps events nobody hears of out of the queue), the four channel
  * processors, the outbound HTTP client and the daily pruning of old delivery records
  * (docs/integrations.md). CryptoModule decrypts the integrations' secrets (a worker-only
  * process loads no API infrastructure); the destination guard comes from the global NetModule.
@@ -32,6 +34,7 @@ import { OutboundHttp } from './outbound-http';
     DeliveryRunner,
     DeliveryPruner,
     FanOutProcessor,
+    TaskEventAudience,
     MessengerDeliveryProcessor,
     TeamchatDeliveryProcessor,
     CommunitychatDeliveryProcessor,

@@ -9,6 +9,12 @@ import { TaskEvent } from '../../task/task-event';
  */
 export interface FanOutPart {
   readonly name: string;
+  /**
+   * Whether the part may have a target for `event`, judged from the event alone (no I/O). An event
+   * that no part and no integration hears is never queued (TaskEventAudience), so true must be
+   * answered whenever fanOut could deliver anything.
+   */
+  hears(event: TaskEvent): boolean;
   fanOut(event: TaskEvent): Promise<number>;
 }
 

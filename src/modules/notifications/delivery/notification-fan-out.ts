@@ -30,6 +30,11 @@ export class NotificationFanOut implements FanOutPart {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Only the event's recipient can be told (recipientOf); no recipient, nothing to do. */
+  hears(event: TaskEvent): boolean {
+    return recipientOf(event) !== null;
+  }
+
   async fanOut(event: TaskEvent): Promise<number> {
     const userId = recipientOf(event);
     if (!userId) return 0;
