@@ -10,7 +10,9 @@
 // outbox), the worker is started again, and the rate at which it drains that backlog is reported
 // (first arrival to last): the delivery side's own throughput, not bounded by the API's.
 // Settings: BENCH_CHANGES, BENCH_CONNECTIONS, BENCH_TASKS (tasks changed in turn, default 100),
-// BENCH_PORT (3112), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench_delivery), REDIS_URL.
+// BENCH_PORT (3112), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench_delivery), REDIS_URL,
+// BENCH_WORKER_NODE_ARGS / BENCH_API_NODE_ARGS (Node options of either process, e.g.
+// `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile written when it stops).
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
@@ -67,7 +69,8 @@ async function waitFor(what, check, timeoutMs = 60_000) {
 }
 
 function start(role, env) {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'dist', 'main.js')], {
+  const nodeArgs = ((role === 'worker' ? process.env.BENCH_WORKER_NODE_ARGS : process.env.BENCH_API_NODE_ARGS) ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', 'dist', 'main.js')], {
     env: { ...env, APP_ROLES: role },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

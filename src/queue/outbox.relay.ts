@@ -9,7 +9,7 @@ import { OutboxFilters } from './outbox-filters';
 import { OutboxListener } from './outbox-listener';
 import { OutboxSignal } from './outbox-signal';
 import { ClaimedOutboxRow, OutboxRepository } from './outbox.repository';
-import { QUEUE_NAMES } from './queues';
+import { isQueueName, PACKED_JOB_MAX, QUEUE_NAMES, QUEUES } from './queues';
 
 const BATCH = 50;
 const QUEUE_TIMEOUT_MS = 5_000;
@@ -174,12 +174,24 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     for (const r of rows) byQueue.set(r.queue, [...(byQueue.get(r.queue) ?? []), r]);
     await Promise.all(
       [...byQueue].map(([name, batch]) =>
-        withTimeout(
-          this.queues.get(name)!.addBulk(batch.map((r) => ({ name: r.name, data: r.payload, opts: { jobId: r.id } }))),
-          QUEUE_TIMEOUT_MS,
-          `publishing to the ${name} queue`,
-        ),
+        withTimeout(this.queues.get(name)!.addBulk(jobsOf(name, batch)), QUEUE_TIMEOUT_MS, `publishing to the ${name} queue`),
       ),
     );
   }
+}
+
+/**
+ * The jobs of one queue's rows: one per row (job id = row id), or, for a queue with a packed job
+ * (QueueSpec.packedJob), up to PACKED_JOB_MAX rows per job, with the first row's id and the count
+ * as job id, so the same batch published again after a lost delete is the same job.
+ */
+export function jobsOf(queue: string, rows: readonly ClaimedOutboxRow[]): { name: string; data: Record<string, unknown>; opts: { jobId: string } }[] {
+  const packed = isQueueName(queue) ? QUEUES[queue].packedJob : undefined;
+  if (!packed) return rows.map((r) => ({ name: r.name, data: r.payload, opts: { jobId: r.id } }));
+  const jobs: { name: string; data: Record<string, unknown>; opts: { jobId: string } }[] = [];
+  for (let i = 0; i < rows.length; i += PACKED_JOB_MAX) {
+    const part = rows.slice(i, i + PACKED_JOB_MAX);
+    jobs.push({ name: packed, data: { events: part.map((r) => r.payload) }, opts: { jobId: `${part[0].id}+${part.length}` } });
+  }
+  return jobs;
 }

@@ -4,7 +4,10 @@ import { JobsOptions } from 'bullmq';
 export enum QueueName {
   /** Transactional emails (invitations, notifications). */
   Email = 'email',
-  /** Task-change events (job name = event kind, data = the event snapshot); the fan-out consumes them. */
+  /**
+   * Task-change events, several to a job (job name `events`, data `{events: [snapshot, …]}`: the
+   * outbox relay packs what one batch holds); the fan-out consumes them.
+   */
   TaskEvents = 'task-events',
   /** One delivery of an event to one target (job data: the delivery id), one queue per channel. */
   DeliverMessenger = 'deliver-messenger',
@@ -23,7 +26,19 @@ export interface QueueSpec {
   concurrency: number;
   /** Retries, backoff and retention of the queue's jobs (BullMQ defaultJobOptions). */
   jobOptions: JobsOptions;
+  /**
+   * When set, the outbox relay publishes the rows of one batch as jobs of this name holding up to
+   * PACKED_JOB_MAX rows each (`{events: payloads}`) instead of one job per row: fewer jobs for
+   * the consumer to take and finish. The consumer must be idempotent per row, since a packed job
+   * has no row's id to deduplicate by.
+   */
+  packedJob?: string;
 }
+
+/** Rows in one packed job at most. */
+export const PACKED_JOB_MAX = 25;
+/** Job name of packed task events. */
+export const TASK_EVENTS_JOB = 'events';
 
 /** Finished jobs stay a while for inspection, and keep their ids taken against a late re-publish. */
 const RETENTION: JobsOptions = {
@@ -63,6 +78,7 @@ export const QUEUES: Record<QueueName, QueueSpec> = {
     // The fan-out writes delivery rows and queues their jobs: short database work.
     concurrency: 16,
     jobOptions: { attempts: 20, backoff: { type: 'exponential', delay: 1_000 }, ...RETENTION },
+    packedJob: TASK_EVENTS_JOB,
   },
   [QueueName.DeliverMessenger]: DELIVERY,
   [QueueName.DeliverTeamchat]: DELIVERY,

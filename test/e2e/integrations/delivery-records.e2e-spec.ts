@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DELIVERY_PRUNE_LOCK, DeliveryWorkRepository } from '../../../src/modules/integrations/channels/delivery-work.repository';
 import { TaskEvent } from '../../../src/modules/task/task-event';
-import { QueueName } from '../../../src/queue/queues';
+import { QueueName, TASK_EVENTS_JOB } from '../../../src/queue/queues';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { until } from '../../support/until';
 import { createProject, ownerWithWorkspace } from '../../support/work-items';
-import { addIntegration, deliveriesOf, deliveryById, enqueue, rand, ScriptedReceiver } from './delivery-support';
+import { addIntegration, deliveriesOf, deliveryById, enqueue, queueOf, rand, ScriptedReceiver } from './delivery-support';
 
 const receiver = new ScriptedReceiver();
 let t: TestApp;
@@ -66,6 +66,33 @@ describe('fan-out', () => {
     // Once delivered, a further run finds nothing to do.
     expect(await repo.fanOut(workspaceId, event)).toEqual([]);
     expect(await deliveriesOf(t, integrationId)).toHaveLength(1);
+  });
+
+  it('a packed job fans out every event in it, to each event\'s own project; one unreadable event fails the job for good, the others are delivered', async () => {
+    const a = await board();
+    const b = await board();
+    const pathA = `/hooks/${rand()}`;
+    const pathB = `/hooks/${rand()}`;
+    await addIntegration(t, a.owner.token, a.project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${pathA}` });
+    await addIntegration(t, b.owner.token, b.project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${pathB}` });
+    const events = [taskEvent(a.workspaceId, a.project), taskEvent(b.workspaceId, b.project), taskEvent(a.workspaceId, a.project)];
+    const unreadable = { ...taskEvent(a.workspaceId, a.project), project: { id: 'not-a-uuid' } };
+    const queue = queueOf(t, QueueName.TaskEvents);
+    try {
+      const job = await queue.add(TASK_EVENTS_JOB, { events: [events[0], unreadable, events[1], events[2]] });
+      const toA = await receiver.waitFor(pathA, 2);
+      const [toB] = await receiver.waitFor(pathB, 1);
+      expect(toA).toHaveLength(2);
+      const delivered = await sql(t.databaseUrl, `SELECT event_id, project_id FROM delivery WHERE event_id = ANY($1::uuid[]) ORDER BY project_id`, [events.map((e) => e.id)]);
+      expect(delivered).toHaveLength(3);
+      for (const e of events) expect(delivered).toContainEqual({ event_id: e.id, project_id: e.project.id });
+      expect(toB.headers['webhook-id']).toEqual(expect.any(String));
+      await until('the job to fail', async () => (await job.getState()) === 'failed');
+      expect((await queue.getJob(job.id!))!.failedReason).toBe(`Not a task event: 1 of 4 in job ${job.id} (events)`);
+      expect(await sql(t.databaseUrl, `SELECT 1 FROM delivery WHERE event_id = $1`, [unreadable.id])).toEqual([]);
+    } finally {
+      await queue.close();
+    }
   });
 
   it('an event of a project without integrations writes nothing', async () => {

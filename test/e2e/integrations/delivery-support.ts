@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { IntegrationType } from '../../../src/modules/integrations/channels/channels';
 import { TASK_EVENT_KINDS, TaskEventKind } from '../../../src/modules/task/task-event';
 import { OutboxService } from '../../../src/queue/outbox.service';
-import { QueueName } from '../../../src/queue/queues';
+import { QueueName, TASK_EVENTS_JOB } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { runRedisUrl, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
@@ -101,6 +101,12 @@ export async function enqueue(t: TestApp, job: { queue: QueueName; name: string;
 }
 
 /** The outside view of one of the app's queues (close it after use). */
+/** The task-events job holding event `eventId`, in any state (the relay packs several events to a job: src/queue/queues.ts). */
+export async function jobOfEvent(queue: Queue, eventId: string) {
+  const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized']);
+  return jobs.find((j) => j?.name === TASK_EVENTS_JOB && (j.data.events as { id: string }[]).some((e) => e.id === eventId));
+}
+
 export function queueOf(t: TestApp, name: QueueName): Queue {
   return new Queue(name, { connection: redisOptionsFromUrl(runRedisUrl()), prefix: `${t.queuePrefix}:bull` });
 }

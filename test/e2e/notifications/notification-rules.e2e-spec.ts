@@ -12,7 +12,7 @@ import { HttpReceiver } from '../../support/http-receiver';
 import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { createTask, userWithRole } from '../../support/work-items';
-import { enqueue, queueOf } from '../integrations/delivery-support';
+import { enqueue, jobOfEvent, queueOf } from '../integrations/delivery-support';
 import { notificationRows, notifiedTimes, saveRule, savePreferences, settled, taskFor, taskMails, team, userDeliveries, waitForTaskMails } from './notification-support';
 
 /**
@@ -207,7 +207,7 @@ describe('who hears of what', () => {
     const status = await t.api.put(`/task/status/${task.id}`, { status: 'done' }, owner.token);
     expect(status.status).toBe(200);
     const [event] = await sql(t.databaseUrl, `SELECT id FROM activity WHERE task_id = $1 AND type = 'status_changed'`, [task.id]);
-    await until('the status change fanned out', async () => (await taskEvents.getJobState(event.id)) === 'completed');
+    await until('the status change fanned out', async () => (await (await jobOfEvent(taskEvents, event.id))?.getState()) === 'completed');
     expect((await notificationRows(t, bob.user.id)).map((n: any) => n.type)).toEqual(['task.created']);
     expect((await userDeliveries(t, bob.user.id)).map((d) => d.event)).toEqual(['task.created']);
     expect(receiver.to(paths.webhook)).toHaveLength(1);

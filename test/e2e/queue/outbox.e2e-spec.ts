@@ -11,6 +11,8 @@ import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { DB_PREFIX, urlFor, withAdmin } from '../../support/db';
 import { addMember, sql } from '../../support/fixtures';
 import { until as waitUntil } from '../../support/until';
+import { jobOfEvent } from '../integrations/delivery-support';
+
 
 const REDIS_URL = runRedisUrl();
 /** Far longer than any wait below: a row that arrives did not wait for a poll. */
@@ -96,7 +98,7 @@ describe('with polling practically off (OUTBOX_POLL_MS = 10 minutes)', () => {
     const [created] = await sql(t.databaseUrl, `SELECT id FROM activity WHERE task_id = $1 AND type = 'created'`, [task.id]);
     const events = new Queue(QueueName.TaskEvents, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${t.queuePrefix}:bull` });
     try {
-      await until('the task event job', () => events.getJob(created.id));
+      await until('the task event job', () => jobOfEvent(events, created.id));
     } finally {
       await events.close();
     }
@@ -125,9 +127,9 @@ describe('with polling practically off (OUTBOX_POLL_MS = 10 minutes)', () => {
 
     const jobs = new Queue(QueueName.TaskEvents, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${t.queuePrefix}:bull` });
     try {
-      for (const id of heard) await until(`the job of event ${id}`, () => jobs.getJob(id));
+      for (const id of heard) await until(`the job of event ${id}`, () => jobOfEvent(jobs, id));
       await until('the outbox to empty', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = ANY($1::text[])`, [[...heard, ...unheard]])).length === 0);
-      for (const id of unheard) expect(await jobs.getJob(id)).toBeUndefined();
+      for (const id of unheard) expect(await jobOfEvent(jobs, id)).toBeUndefined();
     } finally {
       await jobs.close();
     }

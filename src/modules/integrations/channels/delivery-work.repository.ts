@@ -54,27 +54,29 @@ export const DELIVERY_RETENTION_DAYS = 7;
 export const DELIVERY_PRUNE_LOCK = 7_361_004_201;
 
 /**
- * One statement: a `delivery` row per active integration of the event's project that wants the
- * event's kind (one per event and target: a second run adds nothing), then every delivery of the
- * event to an integration still pending, the ones just written included (they are not yet visible
- * to the second SELECT of the same statement, hence the UNION). Deliveries of the same event to
- * users' channels are the users' fan-out's (src/modules/notifications/delivery).
- * $1 workspace, $2 project, $3 event id, $4 kind, $5 wire name, $6 the event snapshot.
+ * One statement for a batch of events (`$1`: a JSON array of {workspace_id, project_id, event_id,
+ * kind, name, payload}): a `delivery` row per event and active integration of the event's project
+ * that wants the event's kind, each (event, target) created once (a re-run inserts nothing); and
+ * the events' deliveries still pending, new or not, to (re)queue.
  */
 const FAN_OUT_SQL = `
-  WITH targets AS (
-    SELECT i.id, i.type FROM integration i
-     WHERE i.workspace_id = $1 AND i.project_id = $2 AND i.is_active AND i.events @> jsonb_build_object($4::text, true)
+  WITH ev AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS ev(workspace_id uuid, project_id uuid, event_id uuid, kind text, name text, payload jsonb)
+  ), targets AS (
+    SELECT ev.*, i.id AS target_id, i.type AS target_type FROM ev
+      JOIN integration i ON i.workspace_id = ev.workspace_id AND i.project_id = ev.project_id
+                        AND i.is_active AND i.events @> jsonb_build_object(ev.kind, true)
   ), inserted AS (
     INSERT INTO delivery (id, workspace_id, project_id, event_id, event, target_type, target_id, payload, status)
-    SELECT gen_random_uuid(), $1, $2, $3, $5, t.type, t.id, $6::jsonb, 'pending' FROM targets t
+    SELECT gen_random_uuid(), t.workspace_id, t.project_id, t.event_id, t.name, t.target_type, t.target_id, t.payload, 'pending' FROM targets t
     ON CONFLICT (event_id, target_type, target_id) DO NOTHING
     RETURNING id, target_type
   )
   SELECT id, target_type FROM inserted
   UNION
-  SELECT id, target_type FROM delivery
-   WHERE event_id = $3 AND status = 'pending' AND target_type IN (${INTEGRATION_TYPES.map((type) => `'${type}'`).join(', ')})`;
+  SELECT d.id, d.target_type FROM delivery d
+   WHERE d.event_id IN (SELECT event_id FROM ev) AND d.status = 'pending'
+     AND d.target_type IN (${INTEGRATION_TYPES.map((type) => `'${type}'`).join(', ')})`;
 
 const LOAD_SQL = `
   SELECT d.id, d.workspace_id, d.project_id, d.event_id, d.event, d.target_type, d.target_id, d.payload, d.status,
@@ -93,16 +95,19 @@ const LOAD_SQL = `
 export class DeliveryWorkRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** FAN_OUT_SQL for `event`: the deliveries of the event still to do. */
+  /** FAN_OUT_SQL for one event of `workspaceId`: its deliveries still to do. */
   fanOut(workspaceId: string, event: TaskEvent, m: EntityManager = this.ds.manager): Promise<PendingDelivery[]> {
-    return rows<PendingDelivery>(m, FAN_OUT_SQL, [
-      workspaceId,
-      event.project.id,
-      event.id,
-      event.kind,
-      TASK_EVENT_NAMES[event.kind],
-      JSON.stringify(event),
-    ]);
+    return this.fanOutMany([{ ...event, workspaceId }], m);
+  }
+
+  /**
+   * FAN_OUT_SQL for a batch of events (integration kinds, ids checked by the caller: a malformed
+   * id would fail the whole statement): the deliveries of all of them still to do.
+   */
+  fanOutMany(events: readonly TaskEvent[], m: EntityManager = this.ds.manager): Promise<PendingDelivery[]> {
+    if (!events.length) return Promise.resolve([]);
+    const batch = events.map((e) => ({ workspace_id: e.workspaceId, project_id: e.project.id, event_id: e.id, kind: e.kind, name: TASK_EVENT_NAMES[e.kind], payload: e }));
+    return rows<PendingDelivery>(m, FAN_OUT_SQL, [JSON.stringify(batch)]);
   }
 
   /**
