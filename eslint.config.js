@@ -1,6 +1,6 @@
 // ESLint (`npm run lint`): rules that catch real bugs, and the layering of docs/architecture.md.
 // Formatting is Prettier's (`npm run format`); eslint-config-prettier, last, keeps the two apart.
-// CommonJS like the rest of the tooling, so src/lint-boundaries.spec.ts can load it under Jest.
+// CommonJS like the rest of the tooling, so src/layers.spec.ts can load it under Jest.
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const prettier = require('eslint-config-prettier');
