@@ -1,59 +1,158 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { Linter } from 'eslint';
+import * as tseslint from 'typescript-eslint';
+import * as ts from 'typescript';
 
 /**
- * The layering rule of docs/architecture.md, checked on the source: SQL and TypeORM data access
- * live only in repositories (`*.repository.ts`, and `*.sql.ts` builders that repositories use),
- * never in controllers, services or anything else. Migrations and the database helpers are the
- * exception by nature.
+ * The layering of docs/architecture.md is checked by `npm run lint` (eslint.config.js and
+ * eslint/tandem-plugin.js). These tests lint made-up files with that configuration to show that
+ * each rule fires on a violation and stays quiet on what the code does today. The boundary
+ * rules need no type information, so they run here with it turned off (fast); the one rule that
+ * needs types gets a small in-memory program.
  */
 
-const SRC = __dirname;
+const ROOT = join(__dirname, '..');
+// The configuration is CommonJS, so Jest loads it as it is.
+const config: Linter.Config[] = require('../eslint.config.js');
+const linter = new Linter({ cwd: ROOT });
+const withoutTypes = [...config, tseslint.configs.disableTypeChecked as Linter.Config];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [path] : [];
-  });
+/** `rule: message start` for each finding in `code` as if it were the file `file`. */
+function lint(file: string, code: string, configs: Linter.Config[] = withoutTypes): string[] {
+  return linter.verify(code, configs, { filename: join(ROOT, file) }).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
-const allowed = (file: string) =>
-  file.endsWith('.repository.ts') || file.endsWith('.sql.ts') || file.startsWith('database/');
+const rulesOf = (findings: string[]) => findings.map((f) => f.slice(0, f.indexOf(':')));
 
-const RULES: Array<[string, RegExp]> = [
-  ['a SQL statement', /[`'"]\s*(SELECT|INSERT INTO|UPDATE\s+\w+\s+SET|DELETE FROM|WITH\s+\w+\s+AS)\b/],
-  ['a raw query', /\.query\s*[<(]/],
-  ['a TypeORM repository', /\.getRepository\s*\(|\.createQueryBuilder\s*\(|@InjectRepository\s*\(/],
-  ['an EntityManager data call', /\b(m|manager|em|tx|this\.ds\.manager|this\.dataSource\.manager)\.(save|find|findOne|findOneBy|findBy|update|delete|insert|remove|count|exists|increment|upsert|softDelete)\s*\(/],
-  ['a SQL helper', /\b(preparedRows|firstRow|rows)\s*</],
-  ['a SQL helper', /\b(preparedRows|firstRow)\s*\(/],
-];
-
-describe('layers', () => {
-  it('no SQL or TypeORM data call outside repositories', () => {
-    const offences: string[] = [];
-    for (const path of sourceFiles(SRC)) {
-      const file = relative(SRC, path);
-      if (allowed(file)) continue;
-      readFileSync(path, 'utf8')
-        .split('\n')
-        .forEach((line, i) => {
-          if (/^\s*(\*|\/\/)/.test(line)) return; // comments may name statements
-          for (const [what, re] of RULES) if (re.test(line)) offences.push(`${file}:${i + 1} ${what}: ${line.trim().slice(0, 100)}`);
-        });
-    }
-    expect(offences).toEqual([]);
+describe('data access only in repositories', () => {
+  it('a service that runs SQL through its DataSource fails', () => {
+    const findings = lint(
+      'src/modules/task/bogus.service.ts',
+      `import { InjectDataSource } from '@nestjs/typeorm';
+       import { DataSource } from 'typeorm';
+       export class BogusService {
+         constructor(@InjectDataSource() private readonly ds: DataSource) {}
+         count(projectId: string) {
+           return this.ds.query(\`SELECT count(*) FROM task WHERE project_id = $1\`, [projectId]);
+         }
+       }`,
+    );
+    expect(findings).toEqual([expect.stringMatching(/^no-restricted-syntax: A raw query/), expect.stringMatching(/^no-restricted-syntax: A SQL statement/)]);
   });
 
-  it('the rule sees what it is meant to see', () => {
-    const hit = (line: string) => RULES.some(([, re]) => re.test(line));
-    expect(hit('const r = await this.ds.query(`SELECT 1`)')).toBe(true);
-    expect(hit("await m.save(Member, row)")).toBe(true);
-    expect(hit("this.ds.getRepository(User).findOneBy({ id })")).toBe(true);
-    expect(hit('const x = `DELETE FROM task WHERE id = $1`;')).toBe(true);
-    expect(hit('return preparedRows(this.ds, name, text, params);')).toBe(true);
-    expect(hit('await this.tasks.findInWorkspace(workspaceId, id);')).toBe(false);
-    expect(hit("throw new NotFoundException('Task not found');")).toBe(false);
+  it('a service may hold the DataSource to open a transaction and pass the manager on', () => {
+    const code = `import { InjectDataSource } from '@nestjs/typeorm';
+       import { DataSource } from 'typeorm';
+       import { TaskRepository } from './task.repository';
+       export class BogusService {
+         constructor(@InjectDataSource() private readonly ds: DataSource, private readonly tasks: TaskRepository) {}
+         remove(id: string) {
+           return this.ds.transaction((m) => this.tasks.remove(id, m));
+         }
+       }`;
+    expect(lint('src/modules/task/bogus.service.ts', code)).toEqual([]);
+    // Anything else (a controller, a processor) may not even hold it.
+    expect(rulesOf(lint('src/modules/task/bogus.controller.ts', code))).toEqual(['no-restricted-imports', 'no-restricted-imports']);
+  });
+
+  it('sees TypeORM calls, SQL text and the SQL helpers', () => {
+    const found = (code: string) => lint('src/modules/task/bogus.ts', code);
+    expect(rulesOf(found('export const f = (m: any, row: object) => m.save(Member, row);'))).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(found('export const f = (ds: any, id: string) => ds.getRepository(User).findOneBy({ id });'))).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(found('export const f = (ds: any) => ds.manager.delete(Task, {});'))).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(found("export const sql = 'DELETE FROM task WHERE id = $1';"))).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(found('export const sql = `\n  WITH moved AS (UPDATE task SET status = $2 RETURNING id) SELECT 1`;'))).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(found("import { preparedRows } from '../../database/sql';\nexport const f = preparedRows;"))).toEqual(['no-restricted-imports']);
+    expect(found("import { isUniqueViolation } from '../../database/sql';\nexport const f = isUniqueViolation;")).toEqual([]);
+    expect(found('export const f = (tasks: any, w: string, id: string) => tasks.findInWorkspace(w, id);')).toEqual([]);
+    expect(found("export const e = new Error('Task not found'); export const t = `${e.message} SELECT`;")).toEqual([]);
+  });
+
+  it('a repository runs SQL', () => {
+    const code = `import { EntityManager } from 'typeorm';
+       import { rows } from '../../database/sql';
+       export class BogusRepository {
+         count(projectId: string, m: EntityManager) {
+           return rows(m, \`SELECT count(*) FROM task WHERE project_id = $1\`, [projectId]);
+         }
+       }`;
+    expect(lint('src/modules/task/bogus.repository.ts', code)).toEqual([]);
+  });
+
+  it('a SQL builder is imported only by a repository', () => {
+    const code = "import { taskEventsSql } from './task-events.sql';\nexport const f = taskEventsSql;";
+    expect(lint('src/modules/task/bogus.service.ts', code)).toEqual([expect.stringMatching(/^tandem\/boundaries: src\/modules\/task\/task-events.sql.ts builds SQL/)]);
+    expect(lint('src/modules/task/bogus.repository.ts', code)).toEqual([]);
+  });
+});
+
+describe('module boundaries', () => {
+  it('common/ and database/ never import a feature module', () => {
+    const findings = lint('src/common/guards/bogus.guard.ts', "import { TaskService } from '../../modules/task/task.service';\nexport const s = TaskService;");
+    expect(findings).toEqual([expect.stringMatching(/^tandem\/boundaries: src\/common\/guards\/bogus.guard.ts is shared infrastructure/)]);
+    expect(rulesOf(lint('src/database/bogus.ts', "export { TaskRecord } from '../modules/task/task.record';"))).toEqual(['tandem/boundaries']);
+  });
+
+  it("another module's repository, entity or controller only through what the module exports", () => {
+    const findings = lint(
+      'src/modules/label/bogus.service.ts',
+      `import { TaskRepository } from '../task/task.repository';
+       import { Task } from '../task/task.entity';
+       import { TaskController } from '../task/task.controller';
+       export const internals = [TaskRepository, Task, TaskController];`,
+    );
+    expect(findings).toEqual([
+      expect.stringMatching(/^tandem\/boundaries: src\/modules\/task\/task.repository.ts is internal to the task module/),
+      expect.stringMatching(/^tandem\/boundaries: src\/modules\/task\/task.entity.ts is the task module's own table/),
+      expect.stringMatching(/^tandem\/boundaries: src\/modules\/task\/task.controller.ts is a route of the task module/),
+    ]);
+    const allowed = lint(
+      'src/modules/label/bogus.service.ts',
+      `import { TaskChangesRepository } from '../task/task-changes.repository';
+       import { TaskService } from '../task/task.service';
+       import type { Task } from '../task/task.entity';
+       import { LabelRepository } from './label.repository';
+       export const exported = [TaskChangesRepository, TaskService, LabelRepository];
+       export type Shape = Task;`,
+    );
+    expect(allowed).toEqual([]);
+  });
+
+  it('the API side never imports worker-only code; the root module adds the worker role', () => {
+    const code = `import { FanOutProcessor } from '../integrations/channels/fan-out.processor';
+       import { NotificationWorkerModule } from '../notifications/delivery/notification-worker.module';
+       export const worker = [FanOutProcessor, NotificationWorkerModule];`;
+    expect(rulesOf(lint('src/modules/task/task.controller.ts', code))).toEqual(['tandem/boundaries', 'tandem/boundaries']);
+    expect(lint('src/modules/notifications/delivery/bogus.runner.ts', code.replaceAll('../', '../../'))).toEqual([]);
+    expect(lint('src/app.module.ts', "import { WorkerModule } from './worker.module';\nexport const m = WorkerModule;")).toEqual([]);
+    expect(rulesOf(lint('src/bootstrap.ts', "import { WorkerModule } from './worker.module';\nexport const m = WorkerModule;"))).toEqual(['tandem/boundaries']);
+  });
+});
+
+describe('SQL parameters', () => {
+  // A program of one in-memory file, so the type-aware rule sees real types without the project's.
+  function withTypes(file: string, code: string): Linter.Config[] {
+    const fileName = join(ROOT, file);
+    const options: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], types: [], noEmit: true };
+    const host = ts.createCompilerHost(options);
+    const read = host.getSourceFile;
+    host.getSourceFile = (name, version, ...rest) => (name === fileName ? ts.createSourceFile(name, code, version) : read(name, version, ...rest));
+    host.fileExists = (
+      (exists) => (name: string) =>
+        name === fileName || exists(name)
+    )(host.fileExists);
+    const program = ts.createProgram([fileName], options, host);
+    return [...config, { files: ['**/*.ts'], languageOptions: { parserOptions: { projectService: false, programs: [program] } } }];
+  }
+
+  it('no value typed any among the parameters of a statement', () => {
+    const file = 'src/modules/task/bogus.repository.ts';
+    const code = `interface Manager { query(sql: string, params?: any[]): Promise<unknown[]> }
+       export const byId = (m: Manager, id: string) => m.query('SELECT 1 FROM task WHERE id = $1', [id]);
+       export const loose = (m: Manager, body: any) => m.query('SELECT 1 FROM task WHERE id = $1', [body.id]);
+       export const spread = (m: Manager, ids: any[]) => m.query('SELECT 1 FROM task WHERE id = ANY($1)', [...ids]);
+       export const whole = (m: Manager, params: any[]) => m.query('SELECT 1', params);`;
+    const findings = lint(file, code, withTypes(file, code));
+    expect(findings).toEqual(Array(3).fill(expect.stringMatching(/^tandem\/no-any-sql-params: A SQL parameter typed `any`/)));
   });
 });

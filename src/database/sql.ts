@@ -10,7 +10,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 export async function rows<T = any>(m: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
   const runner = m.queryRunner ?? m.connection.createQueryRunner();
   try {
-    const res = await runner.query(sql, params as any[], true);
+    const res = await runner.query(sql, params, true);
     return (res.records ?? []) as T[];
   } finally {
     if (!m.queryRunner) await runner.release();

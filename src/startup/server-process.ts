@@ -1,5 +1,4 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 
 /** A server this process started and stops. */

@@ -86,7 +86,9 @@ export async function startOidcProvider(opts: {
       return { accountId: sub, claims: async () => ({ sub, email: u.email, email_verified: u.emailVerified, name: u.name }) };
     },
   });
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  // Koa answers its own errors (500), so the handler's promise never rejects.
+  server.on('request', (req, res) => void handle(req, res));
   return {
     issuer,
     clientId,

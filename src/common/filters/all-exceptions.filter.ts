@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 /** Turns a validation/HTTP exception's payload into the one sentence the client sees. */
@@ -18,6 +18,9 @@ export function messageOf(exception: HttpException): string {
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
+  /** For a request that has no logger of its own (the request logger did not run). */
+  private readonly logger = new Logger(AllExceptionsFilter.name);
+
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const ctx = host.switchToHttp();
@@ -39,7 +42,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status >= 500) {
       const log = req.log;
       if (log) log.error({ err: exception, reqId: req.id }, 'request failed');
-      else console.error(`[${req.id ?? '-'}]`, exception);
+      else this.logger.error(`[${req.id ?? '-'}] request failed`, (exception as Error)?.stack ?? String(exception));
     }
     if (res.headersSent) return;
     const key = req.errorBodyKey ?? 'message';

@@ -16,7 +16,7 @@ import { CryptoService } from '../../common/crypto/crypto.service';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { normalizeEmail } from '../../common/validation/email';
 import { AuthService, JWT_ALGORITHM, SessionClient } from '../auth/auth.service';
-import { User } from '../auth/user.entity';
+import type { User } from '../auth/user.entity';
 import { toUserRecord, UserRecord } from '../auth/user.record';
 import { UserRepository } from '../auth/user.repository';
 import { Account } from './account.entity';

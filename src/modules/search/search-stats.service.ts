@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SearchRepository, StatsColumn } from './search.repository';
-import { Variant } from './search.sql';
+import type { Variant } from './search.sql';
 
 type Column = StatsColumn;
 

@@ -33,7 +33,7 @@ const sign = (key: Buffer, req: ReceivedRequest) =>
 
 describe('each channel receives its format', () => {
   it('messenger: sendMessage to the bot path with chat, thread and escaped HTML, for a create, a status change and a comment', async () => {
-    const { owner, workspaceId, project } = await board('R&D <lab>');
+    const { owner, project } = await board('R&D <lab>');
     const token = botToken();
     const integrationId = await addIntegration(t, owner.token, project.id, { type: 'messenger', botToken: token, chatId: '-100777', threadId: 42 });
     const path = `/messenger/bot${token}/sendMessage`;

@@ -193,7 +193,7 @@ describe('inbound hostedgit webhook', () => {
   });
 
   it('events of a repository no active integration links, or of another installation, are ignored', async () => {
-    const { project, send, issue, repository } = await linked();
+    const { project, issue, repository } = await linked();
     const stray = await sendHostedgitWebhook(webhookUrl, SECRET, 'issues', { action: 'opened', issue: issue(1, 'x'), repository: { ...repository, name: 'unlinked', full_name: 'Octo/unlinked' } });
     expect(stray.body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'No active integration links this repository' });
     const other = await sendHostedgitWebhook(webhookUrl, SECRET, 'issues', { action: 'opened', issue: issue(1, 'x'), repository, installation: { id: 1 } });

@@ -27,6 +27,7 @@ const under = (server: string, tail: string) => `${server.replace(/\/+$/, '')}/$
  * anything else as an RFC 2047 encoded word (`=?UTF-8?B?…?=`), which the topicpush servers decode.
  */
 export function headerText(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
   const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return /^[\x20-\x7e]*$/.test(flat) ? flat : `=?UTF-8?B?${Buffer.from(flat, 'utf8').toString('base64')}?=`;
 }

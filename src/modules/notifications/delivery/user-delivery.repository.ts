@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { firstRow, rows } from '../../../database/sql';
-import { DeliveryAttempt, DeliveryStatus } from '../../integrations/channels/delivery-work.repository';
+import type { DeliveryAttempt, DeliveryStatus } from '../../integrations/channels/delivery-work.repository';
 import { USER_CHANNELS, UserChannel } from '../../notification-preferences/channel-rules';
 import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
 import { NotificationText } from './notification-text';

@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { UserRepository } from '../../auth/user.repository';
 import { DELIVER_JOB, DeliveryJobData } from '../../integrations/channels/channels';
 import { Verdict } from '../../integrations/channels/classify';
-import { DeliveryAttempt, DeliveryStatus } from '../../integrations/channels/delivery-work.repository';
+import type { DeliveryAttempt, DeliveryStatus } from '../../integrations/channels/delivery-work.repository';
 import { TransientDeliveryError } from '../../integrations/channels/delivery.runner';
 import { SigningSecretError } from '../../integrations/channels/generic-webhook.format';
 import { channelsFor } from '../../notification-preferences/channel-rules';

@@ -1,0 +1,181 @@
+// ESLint (`npm run lint`): rules that catch real bugs, and the layering of docs/architecture.md.
+// Formatting is Prettier's (`npm run format`); eslint-config-prettier, last, keeps the two apart.
+// CommonJS like the rest of the tooling, so src/layers.spec.ts can load it under Jest.
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
+const prettier = require('eslint-config-prettier');
+const tandem = require('./eslint/tandem-plugin');
+
+const SPECS = ['src/**/*.spec.ts'];
+
+/** Where SQL and TypeORM data access belong: repositories, the SQL builders they use, and src/database (helpers, migrations, CLI). */
+const DATA_ACCESS = ['src/**/*.repository.ts', 'src/**/*.sql.ts', 'src/database/**'];
+
+/**
+ * Files outside DATA_ACCESS that may hold the DataSource, and why. They open transactions and
+ * pass the manager to repositories; running SQL or TypeORM calls stays forbidden in them.
+ */
+const DATA_SOURCE_HOLDERS = {
+  'src/**/*.service.ts': 'services open transactions (ds.transaction) and pass the manager to repositories (docs/architecture.md, Layers)',
+  'src/queue/outbox.relay.ts': "the relay claims, publishes and deletes outbox rows in one transaction (the worker side's service of the outbox)",
+  'src/queue/outbox-signal.ts': 'a TypeORM transaction subscriber: it registers itself on the DataSource to notify after commit',
+  'src/common/crypto/key-rotation.ts': 're-encrypts each table in one transaction of its own (run by the rotate-keys CLI)',
+  'src/common/crypto/rotate-keys-cli.ts': 'a command-line entry point: it opens and closes its own DataSource',
+};
+
+/** Files that may print with `console`, and why: entry points that run before or without the application's logger. */
+const CONSOLE_ALLOWED = {
+  'src/main.ts': 'start-up errors are printed before the application (and its logger) exists',
+  'src/database/migrate-cli.ts': 'a command-line tool: its output is its answer',
+  'src/common/crypto/rotate-keys-cli.ts': 'a command-line tool: its output is its answer',
+};
+
+const DATA_ACCESS_MESSAGE = 'SQL and TypeORM data access live only in *.repository.ts (docs/architecture.md, Layers): add an intent-named repository method and call it.';
+const dataAccessImports = ({ dataSource }) => ({
+  paths: [
+    {
+      name: 'typeorm',
+      importNames: [
+        'Repository',
+        'TreeRepository',
+        'QueryBuilder',
+        'SelectQueryBuilder',
+        'InsertQueryBuilder',
+        'UpdateQueryBuilder',
+        'DeleteQueryBuilder',
+        ...(dataSource ? [] : ['DataSource']),
+      ],
+      message: DATA_ACCESS_MESSAGE,
+    },
+    {
+      name: '@nestjs/typeorm',
+      importNames: ['InjectRepository', 'InjectEntityManager', 'getRepositoryToken', ...(dataSource ? [] : ['InjectDataSource'])],
+      message: DATA_ACCESS_MESSAGE,
+    },
+  ],
+  patterns: [{ group: ['**/database/sql'], importNames: ['rows', 'firstRow', 'preparedRows', 'setClause', 'escapeLike'], message: DATA_ACCESS_MESSAGE }],
+});
+
+const SQL_START = '^\\s*(SELECT|INSERT\\s+INTO|UPDATE\\s+\\w+\\s+SET|DELETE\\s+FROM|WITH\\s+\\w+\\s+AS)\\b';
+const MANAGER_CALLS = '^(save|find|findOne|findOneBy|findBy|findAndCount|update|delete|insert|remove|count|exists|increment|decrement|upsert|softDelete|restore)$';
+const DATA_ACCESS_SYNTAX = [
+  { selector: `Literal[value=/${SQL_START}/]`, message: `A SQL statement. ${DATA_ACCESS_MESSAGE}` },
+  { selector: `TemplateLiteral > TemplateElement:first-child[value.raw=/${SQL_START}/]`, message: `A SQL statement. ${DATA_ACCESS_MESSAGE}` },
+  {
+    selector: 'CallExpression[callee.property.name=/^(query|getRepository|getTreeRepository|createQueryBuilder|createQueryRunner)$/]',
+    message: `A raw query or TypeORM repository. ${DATA_ACCESS_MESSAGE}`,
+  },
+  {
+    selector: `CallExpression[callee.object.name=/^(m|manager|em|tx|entityManager)$/][callee.property.name=/${MANAGER_CALLS}/]`,
+    message: `An EntityManager data call. ${DATA_ACCESS_MESSAGE}`,
+  },
+  { selector: `CallExpression[callee.object.property.name='manager'][callee.property.name=/${MANAGER_CALLS}/]`, message: `An EntityManager data call. ${DATA_ACCESS_MESSAGE}` },
+];
+
+/** Options of tandem/boundaries (eslint/tandem-plugin.js). Paths are from the repository root. */
+const BOUNDARIES = {
+  /** Shared infrastructure (docs/architecture.md): never imports a feature module. */
+  sharedFolders: ['src/common/', 'src/config/', 'src/database/', 'src/queue/', 'src/redis/', 'src/startup/'],
+  /** Repositories other modules may import: those their Nest modules export. Any other repository is internal to its module. */
+  publicRepositories: {
+    'src/modules/task/task-changes.repository.ts': 'the task write path (TaskModule exports it): every change of a task goes through it',
+    'src/modules/auth/user.repository.ts': 'UserDataModule exports it',
+    'src/modules/auth/user-token.repository.ts': 'UserDataModule exports it',
+    'src/modules/organization/workspace.repository.ts': 'OrganizationDataModule exports it',
+    'src/modules/organization/member.repository.ts': 'OrganizationDataModule exports it',
+    'src/modules/organization/invitation.repository.ts': 'OrganizationDataModule exports it',
+    'src/modules/organization/team.repository.ts': 'OrganizationDataModule exports it',
+    'src/modules/organization/role.repository.ts': 'OrganizationDataModule exports it',
+    'src/modules/notification-preferences/notification-preferences.repository.ts': 'NotificationPreferencesDataModule exports it',
+  },
+  /** Code only the worker role runs: only other worker-only code imports it. */
+  workerOnly: [
+    'src/worker.module.ts',
+    '*-worker.module.ts',
+    '*.processor.ts',
+    '*.processors.ts',
+    '*.runner.ts',
+    'src/modules/integrations/channels/',
+    'src/modules/notifications/delivery/',
+    'src/modules/mail/mailer.service.ts',
+    'src/modules/auth/account-email.module.ts',
+    'src/modules/organization/invitation-email.module.ts',
+  ],
+  /** The justified exceptions to the rules above: importer → imported → why. */
+  allowedImports: {
+    'src/app.module.ts': { 'src/worker.module.ts': 'the root module adds WorkerModule when the process has the worker role (APP_ROLES)' },
+    'src/config/app-config.ts': {
+      'src/modules/oauth/oauth-urls.ts': 'the configuration checks the OAuth provider URLs with the very rule the OAuth flow applies (pure functions, no imports)',
+    },
+    'src/modules/integrations/selfgit/selfgit-api.ts': {
+      'src/modules/integrations/channels/outbound-http.ts':
+        "the selfgit API client sends through the deliveries' destination-guarded send(), a plain function with no worker state",
+    },
+    'src/modules/search/search.service.ts': {
+      'src/modules/search/search.sql.ts': 'the service picks the statement variant from the search statistics and parses the query; SearchRepository.search runs the statement',
+    },
+  },
+};
+
+const NODE_GLOBALS = Object.fromEntries(
+  'process console Buffer URL URLSearchParams fetch AbortController TextEncoder TextDecoder performance structuredClone setTimeout clearTimeout setInterval clearInterval setImmediate clearImmediate queueMicrotask __dirname __filename'
+    .split(' ')
+    .map((name) => [name, 'readonly']),
+);
+
+module.exports = [
+  { ignores: ['dist/', 'coverage/', '.tandem/', '.tmp/', 'bench/results/'] },
+
+  // Plain JavaScript (tooling, benchmarks, Jest helpers): the recommended checks, no type information.
+  {
+    files: ['**/*.js'],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 2022, sourceType: 'commonjs', globals: NODE_GLOBALS },
+  },
+
+  // TypeScript: type-aware bug checks.
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    plugins: { '@typescript-eslint': tseslint.plugin, tandem },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      ...js.configs.recommended.rules,
+      ...tseslint.configs.eslintRecommended.rules,
+      // A promise nobody awaits or catches: its failure is lost (or kills the process as an unhandled rejection).
+      '@typescript-eslint/no-floating-promises': 'error',
+      // A promise where a plain value or a void callback is expected (an async listener, `if (promise)`).
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // `return promise` inside try/catch/finally skips the catch and runs the finally too early.
+      '@typescript-eslint/return-await': ['error', 'error-handling-correctness-only'],
+      'no-unused-vars': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+
+  // The application logs through its logger (pino), never `console`.
+  { files: ['src/**/*.ts'], ignores: [...SPECS, ...Object.keys(CONSOLE_ALLOWED)], rules: { 'no-console': 'error' } },
+
+  // Where values become SQL parameters, nothing typed `any` may flow in.
+  {
+    files: DATA_ACCESS,
+    ignores: SPECS,
+    rules: { 'tandem/no-any-sql-params': 'error', '@typescript-eslint/no-unsafe-argument': 'error' },
+  },
+
+  // Boundaries (docs/architecture.md): tests may reach anything, the application may not.
+  { files: ['src/**/*.ts'], ignores: SPECS, rules: { 'tandem/boundaries': ['error', BOUNDARIES] } },
+  {
+    files: ['src/**/*.ts'],
+    ignores: [...SPECS, ...DATA_ACCESS],
+    rules: { 'no-restricted-imports': ['error', dataAccessImports({ dataSource: false })], 'no-restricted-syntax': ['error', ...DATA_ACCESS_SYNTAX] },
+  },
+  {
+    files: Object.keys(DATA_SOURCE_HOLDERS),
+    ignores: [...SPECS, ...DATA_ACCESS],
+    rules: { 'no-restricted-imports': ['error', dataAccessImports({ dataSource: true })] },
+  },
+
+  prettier,
+];
