@@ -1,6 +1,17 @@
 // Two projects: unit tests beside the code, end-to-end tests that boot the real app
 // against real Postgres and Redis (each file in its own database cloned from a migrated template).
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false }, target: 'es2022', keepClassNames: true }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
 // Dependencies published only as ES modules (the hostedgit App authentication, @octokit/auth-app,
 // and what it imports, its own node_modules included). Node loads them with require() (Node >=
 // 20.19); Jest's module system does not, so swc rewrites them to CommonJS like our own sources.

@@ -44,16 +44,12 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 function call(method, p, body, token) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${BASE}${p}`,
-      { method, agent, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
-      },
-    );
+    const req = http.request(`${BASE}${p}`, { method, agent, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
+    });
     req.on('error', reject);
     req.end(data);
   });
@@ -183,7 +179,9 @@ async function main() {
     const drained = [...arrivals.values()].map((a) => a.at).sort((a, b) => a - b);
     const drainRate = ((drained.length - 1) / (drained[drained.length - 1] - drained[0])) * 1000;
 
-    console.log(`\n${CHANGES} status changes over ${CONNECTIONS} connections (${TASKS} tasks), API and worker as separate processes, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
+    console.log(
+      `\n${CHANGES} status changes over ${CONNECTIONS} connections (${TASKS} tasks), API and worker as separate processes, node ${process.version}, ${require('node:os').cpus().length} cores\n`,
+    );
     console.log('| figure | value |');
     console.log('|---|---:|');
     console.log(`| live: changes answered 200 | ${CHANGES - failed} |`);

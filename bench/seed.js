@@ -17,7 +17,9 @@ refresh release render report request reset resize retry review role route sandb
 search secret security seed server session settings setup share sidebar signup slider sort spinner sql
 ssl stage status storage stream style sync table tag team template test theme thread ticket timeout
 timer toast token toolbar tooltip tracking translate tree trial upload user validate version video view
-webhook widget wizard worker workflow`.split(/\s+/).filter(Boolean);
+webhook widget wizard worker workflow`
+  .split(/\s+/)
+  .filter(Boolean);
 
 const pick = (salt) => `(ARRAY[${WORDS.map((w) => `'${w}'`).join(',')}])[1 + abs(hashtext(g.n::text || '${salt}')) % ${WORDS.length}]`;
 

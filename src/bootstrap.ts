@@ -48,17 +48,19 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
   app.use(jsonBodyParser(BODY_LIMIT_BYTES, errorBodyKeyOf));
   app.setGlobalPrefix('api');
 
-  const doc = documentCommonErrors(SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Tandem API')
-      .setDescription('Project collaboration: workspaces, projects, tasks, integrations and notifications. Every error body is {"message": string}.')
-      .setVersion('1')
-      .addBearerAuth()
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
-      .build(),
-    { extraModels: [ErrorBody, ErrorKeyBody] },
-  ));
+  const doc = documentCommonErrors(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Tandem API')
+        .setDescription('Project collaboration: workspaces, projects, tasks, integrations and notifications. Every error body is {"message": string}.')
+        .setVersion('1')
+        .addBearerAuth()
+        .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
+        .build(),
+      { extraModels: [ErrorBody, ErrorKeyBody] },
+    ),
+  );
   documentAccess(doc, routeTable(app));
   SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', useGlobalPrefix: false });
 }

@@ -65,7 +65,6 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-
 main().catch((err) => {
   if (err instanceof StartupError) {
     console.error(err.message);

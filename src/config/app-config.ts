@@ -1,18 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  Min,
-  getMetadataStorage,
-  validateSync,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, getMetadataStorage, validateSync } from 'class-validator';
 import { isAllowedProviderUrl, PROVIDER_URL_RULE } from '../modules/oauth/oauth-urls';
 import { isQueueName, QUEUE_NAMES, QueueName, QUEUES } from '../queue/queues';
 import { dataDir } from './dev-secrets';
@@ -48,7 +37,8 @@ class EnvSchema {
   ENCRYPTION_KEY_PREVIOUS?: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) PUBLIC_API_URL?: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) CLIENT_URL?: string;
-  @IsOptional() @Matches(/^\s*(api|worker)(\s*,\s*(api|worker))*\s*$/, { message: 'must be api, worker or api,worker' })
+  @IsOptional()
+  @Matches(/^\s*(api|worker)(\s*,\s*(api|worker))*\s*$/, { message: 'must be api, worker or api,worker' })
   APP_ROLES?: string;
   @IsOptional() @IsString() CORS_ORIGINS?: string;
   @IsOptional() @IsString() TRUST_PROXY?: string;
@@ -192,7 +182,10 @@ function parseCorsOrigins(value: string | undefined, clientUrl: string): readonl
   if (!v) return [new URL(clientUrl).origin];
   if (v === '*') return '*';
   const out: string[] = [];
-  for (const item of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     let url: URL | null = null;
     try {
       url = new URL(item);
@@ -219,7 +212,10 @@ function parseTrustProxy(value: string | undefined): boolean | number | string |
   if (!v) return 'loopback';
   if (['false', '0', 'no', 'off', 'none'].includes(v)) return false;
   if (/^\d+$/.test(v)) return Number(v);
-  const items = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = items.find((s) => !TRUST_PROXY_NAMES.includes(s) && !isAddressOrRange(s));
   if (bad !== undefined || !items.length) {
     return new SettingError(`TRUST_PROXY: "${bad ?? v}" is not false, a hop count, an address, a CIDR range or one of ${TRUST_PROXY_NAMES.join(', ')}`);
@@ -246,7 +242,10 @@ const MAX_CONCURRENCY = 1000;
 function parseQueueConcurrency(value: string | undefined): Record<QueueName, number> | SettingError {
   const out = Object.fromEntries(QUEUE_NAMES.map((q) => [q, QUEUES[q].concurrency])) as Record<QueueName, number>;
   const seen = new Set<string>();
-  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([^=\s]+)\s*=\s*(\S+)$/.exec(item);
     if (!m) return new SettingError(`QUEUE_CONCURRENCY: "${item}" is not queue=count (e.g. email=4)`);
     const [, name, count] = m;
@@ -355,7 +354,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       scopes: parsed.CUSTOM_OAUTH_SCOPES ?? 'openid email profile',
     },
     allowPrivateDestinations: parsed.ALLOW_PRIVATE_DESTINATIONS ?? false,
-    outboundDnsServers: (parsed.OUTBOUND_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    outboundDnsServers: (parsed.OUTBOUND_DNS_SERVERS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     disableRegistration: parsed.DISABLE_REGISTRATION ?? false,
     requireEmailVerification: parsed.REQUIRE_EMAIL_VERIFICATION ?? false,
     rateLimits: {

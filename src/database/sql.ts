@@ -26,8 +26,7 @@ export async function firstRow<T = any>(m: EntityManager, sql: string, params: u
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 /** Postgres unique_violation, optionally of one named constraint/index. */
-export const isUniqueViolation = (err: any, constraint?: string): boolean =>
-  err?.code === '23505' && (!constraint || err?.constraint === constraint);
+export const isUniqueViolation = (err: any, constraint?: string): boolean => err?.code === '23505' && (!constraint || err?.constraint === constraint);
 
 /** Postgres foreign_key_violation (the referenced row vanished meanwhile). */
 export const isForeignKeyViolation = (err: any): boolean => err?.code === '23503';

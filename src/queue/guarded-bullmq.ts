@@ -13,8 +13,7 @@ import { Processor, Queue, QueueOptions, Worker, WorkerOptions } from 'bullmq';
 export function dropErrorsAfterClose(connection: EventEmitter | undefined): void {
   if (!connection) return;
   const emit = connection.emit.bind(connection);
-  connection.emit = (event: string | symbol, ...args: unknown[]): boolean =>
-    event === 'error' && connection.listenerCount('error') === 0 ? false : emit(event, ...args);
+  connection.emit = (event: string | symbol, ...args: unknown[]): boolean => (event === 'error' && connection.listenerCount('error') === 0 ? false : emit(event, ...args));
 }
 
 export class GuardedQueue extends Queue {

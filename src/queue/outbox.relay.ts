@@ -172,11 +172,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private async publish(rows: ClaimedOutboxRow[]): Promise<void> {
     const byQueue = new Map<string, ClaimedOutboxRow[]>();
     for (const r of rows) byQueue.set(r.queue, [...(byQueue.get(r.queue) ?? []), r]);
-    await Promise.all(
-      [...byQueue].map(([name, batch]) =>
-        withTimeout(this.queues.get(name)!.addBulk(jobsOf(name, batch)), QUEUE_TIMEOUT_MS, `publishing to the ${name} queue`),
-      ),
-    );
+    await Promise.all([...byQueue].map(([name, batch]) => withTimeout(this.queues.get(name)!.addBulk(jobsOf(name, batch)), QUEUE_TIMEOUT_MS, `publishing to the ${name} queue`)));
   }
 }
 

@@ -51,10 +51,7 @@ export class OutboxRepository {
    * not know (a newer version's, during a rolling deploy) are left for a process that does.
    */
   claimBatch(queues: readonly string[], limit: number, m: EntityManager): Promise<ClaimedOutboxRow[]> {
-    return m.query(
-      `SELECT id, queue, name, payload FROM outbox WHERE queue = ANY($1::text[]) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [queues, limit],
-    );
+    return m.query(`SELECT id, queue, name, payload FROM outbox WHERE queue = ANY($1::text[]) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`, [queues, limit]);
   }
 
   async deleteIds(ids: string[], m: EntityManager = this.ds.manager): Promise<void> {

@@ -10,8 +10,7 @@ import { QUEUE_NAMES, QUEUES, QueueName } from './queues';
 import { WorkerSettings } from './worker-settings';
 
 /** Registers queues by name with their job options; importing this file first makes them use the guarded BullMQ classes. */
-export const registerQueues = (...names: QueueName[]) =>
-  BullModule.registerQueue(...names.map((name) => ({ name, defaultJobOptions: QUEUES[name].jobOptions })));
+export const registerQueues = (...names: QueueName[]) => BullModule.registerQueue(...names.map((name) => ({ name, defaultJobOptions: QUEUES[name].jobOptions })));
 
 /**
  * BullMQ root: one Redis connection setting and key prefix for every queue (QUEUE_PREFIX), the

@@ -1,6 +1,21 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { Client } from 'pg';
 import { answers, freePort, processAlive } from './net';
@@ -115,7 +130,9 @@ function lookUpUser(name: string): Account | null {
 
 function groupExists(name: string): boolean {
   try {
-    return readFileSync('/etc/group', 'utf8').split('\n').some((l) => l.split(':')[0] === name);
+    return readFileSync('/etc/group', 'utf8')
+      .split('\n')
+      .some((l) => l.split(':')[0] === name);
   } catch {
     return false;
   }
@@ -362,10 +379,14 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         name: 'The embedded Postgres',
         command: bins.postgres,
         args: [
-          '-D', pgdata,
-          '-p', String(port),
-          '-c', 'listen_addresses=127.0.0.1',
-          '-c', 'unix_socket_directories=',
+          '-D',
+          pgdata,
+          '-p',
+          String(port),
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'unix_socket_directories=',
           ...(opts.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
         ],
         logFile,

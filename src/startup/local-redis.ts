@@ -118,7 +118,7 @@ export async function startLocalRedis(opts: LocalRedisOptions): Promise<LocalSer
   if (!binary) {
     throw new StartupError(
       'There is no redis-server on the PATH. Three ways forward:\n' +
-        '  - install Redis with your system\'s package manager (apt install redis-server, dnf install redis, brew install redis, …) and start Tandem again;\n' +
+        "  - install Redis with your system's package manager (apt install redis-server, dnf install redis, brew install redis, …) and start Tandem again;\n" +
         '  - set REDIS_URL=redis://host:port to use a Redis of your own;\n' +
         '  - or run docker compose up -d redis (it answers on 127.0.0.1:6379).',
     );

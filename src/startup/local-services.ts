@@ -28,9 +28,10 @@ export async function startLocalServices(config: AppConfig, opts: { redis?: bool
   const log = (line: string) => notices.push(line);
   let stopping: Promise<void> | null = null;
   // Last started, first stopped; the service has closed its connections by then.
-  const stop = () => (stopping ??= (async () => {
-    for (const server of [...started].reverse()) await server.stop().catch(() => undefined);
-  })());
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const server of [...started].reverse()) await server.stop().catch(() => undefined);
+    })());
   let { databaseUrl, redisUrl } = config;
   const local = config.nodeEnv !== 'production';
   try {

@@ -36,7 +36,12 @@ export class ServerExitedError extends Error {
 /** The last lines of a log file, for an error message. */
 export function logTail(file: string, lines = 15): string {
   try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).map((l) => `  ${l}`).join('\n');
+    return readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(-lines)
+      .map((l) => `  ${l}`)
+      .join('\n');
   } catch {
     return '  (no output)';
   }

@@ -27,7 +27,11 @@ function limits(schema: Json): string {
   return parts.join(', ');
 }
 
-const oneLine = (s: unknown) => String(s ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+const oneLine = (s: unknown) =>
+  String(s ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 
 function fieldRows(schema: Json, doc: Json): string[] {
   const required = new Set<string>(schema.required ?? []);
@@ -50,7 +54,9 @@ function bodySection(op: Json, doc: Json): string[] {
 function parameterSection(op: Json, doc: Json): string[] {
   const params: Json[] = op.parameters ?? [];
   if (!params.length) return [];
-  const rows = params.map((p) => `| \`${p.name}\` | ${p.in} | ${typeOf(p.schema, doc)} | ${p.required ? 'yes' : 'no'} | ${[limits(p.schema ?? {}), oneLine(p.description)].filter(Boolean).join('; ')} |`);
+  const rows = params.map(
+    (p) => `| \`${p.name}\` | ${p.in} | ${typeOf(p.schema, doc)} | ${p.required ? 'yes' : 'no'} | ${[limits(p.schema ?? {}), oneLine(p.description)].filter(Boolean).join('; ')} |`,
+  );
   return ['**Parameters:**', '', '| Name | In | Type | Required | Notes |', '|---|---|---|---|---|', ...rows, ''];
 }
 
@@ -92,5 +98,10 @@ export function renderApiDocs(doc: Json): string {
       out.push(...parameterSection(op, doc), ...bodySection(op, doc), ...answerSection(op));
     }
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }

@@ -19,7 +19,9 @@ export const BASE_PREFIX = process.env.TEST_DB_PREFIX ?? 'tandem_t_';
  * share it; several runs on one Postgres (two checkouts, CI beside a developer) never touch each
  * other's databases.
  */
-export const RUN_ID = (process.env.TANDEM_TEST_RUN ??= `${Math.floor(Date.now() / 1000).toString(36).padStart(6, '0')}${randomBytes(2).toString('hex')}`);
+export const RUN_ID = (process.env.TANDEM_TEST_RUN ??= `${Math.floor(Date.now() / 1000)
+  .toString(36)
+  .padStart(6, '0')}${randomBytes(2).toString('hex')}`);
 export const DB_PREFIX = `${BASE_PREFIX}${RUN_ID}_`;
 export const TEMPLATE_DB = `${DB_PREFIX}template`;
 

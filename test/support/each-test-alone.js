@@ -21,10 +21,14 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-alone-'));
 
 function jest(jestArgs, outFile) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('jest/bin/jest', { paths: [root] }), '--config', 'jest.config.js', '--selectProjects', 'e2e', ...jestArgs, '--json', `--outputFile=${outFile}`], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [require.resolve('jest/bin/jest', { paths: [root] }), '--config', 'jest.config.js', '--selectProjects', 'e2e', ...jestArgs, '--json', `--outputFile=${outFile}`],
+      {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
@@ -44,9 +48,7 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 async function main() {
   const listing = await jest(filter ? [filter] : [], path.join(tmp, 'all.json'));
   if (!listing.report) throw new Error(`could not list the tests:\n${listing.stderr}`);
-  const tests = listing.report.testResults.flatMap((file) =>
-    file.assertionResults.map((a) => ({ file: path.relative(root, file.name), name: a.fullName })),
-  );
+  const tests = listing.report.testResults.flatMap((file) => file.assertionResults.map((a) => ({ file: path.relative(root, file.name), name: a.fullName })));
   console.log(`${tests.length} tests; running each alone, ${jobs} at a time`);
   const failed = [];
   let next = 0;

@@ -176,7 +176,13 @@ export class FakeSelfgit {
   }
 
   repositoryJson(repo: FakeRepo) {
-    return { id: 1, owner: { login: repo.owner, username: repo.owner }, name: repo.name, full_name: `${repo.owner}/${repo.name}`, html_url: `${this.url}/${repo.owner}/${repo.name}` };
+    return {
+      id: 1,
+      owner: { login: repo.owner, username: repo.owner },
+      name: repo.name,
+      full_name: `${repo.owner}/${repo.name}`,
+      html_url: `${this.url}/${repo.owner}/${repo.name}`,
+    };
   }
 
   private route(r: RecordedRequest): Reply | undefined {
@@ -192,7 +198,7 @@ export class FakeSelfgit {
     if (!rm) return undefined;
     const repo = this.repos.get(`${rm[1]}/${rm[2]}`.toLowerCase());
     const access = repo?.access.get(token);
-    if (!repo || !access) return { status: 404, body: { message: 'The target couldn\'t be found.' } };
+    if (!repo || !access) return { status: 404, body: { message: "The target couldn't be found." } };
     const rest = rm[3] ?? '';
     if (r.method === 'GET' && rest === '') {
       return {
@@ -332,13 +338,7 @@ export function sendSelfgitWebhook(
 }
 
 /** Delivers a hostedgit webhook as the service does: X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256. */
-export function sendHostedgitWebhook(
-  url: string,
-  secret: string,
-  event: string,
-  payload: unknown,
-  opts: { deliveryId?: string; signature?: string } = {},
-): Promise<SentWebhook> {
+export function sendHostedgitWebhook(url: string, secret: string, event: string, payload: unknown, opts: { deliveryId?: string; signature?: string } = {}): Promise<SentWebhook> {
   const body = JSON.stringify(payload);
   return postJson(url, body, {
     'x-github-event': event,

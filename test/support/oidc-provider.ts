@@ -47,12 +47,7 @@ export async function freePort(): Promise<number> {
  * PKCE (S256) required, refresh tokens for offline_access (rotated on every use), and the
  * development login/consent pages, so a test can drive the login over plain HTTP.
  */
-export async function startOidcProvider(opts: {
-  redirectUri: string;
-  port?: number;
-  clientSecret?: string;
-  users?: Map<string, ProviderUser>;
-}): Promise<TestOidcProvider> {
+export async function startOidcProvider(opts: { redirectUri: string; port?: number; clientSecret?: string; users?: Map<string, ProviderUser> }): Promise<TestOidcProvider> {
   quietProviderNotices();
   const server: Server = createServer();
   await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));

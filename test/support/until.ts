@@ -4,11 +4,7 @@
  * job's state, a database row): the deadline only bounds a failure, a passing test never waits
  * longer than the state takes to appear.
  */
-export async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 15_000,
-): Promise<T> {
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

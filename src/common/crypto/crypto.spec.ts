@@ -113,9 +113,7 @@ describe('masks', () => {
     expect(maskSecret('')).toBe('');
   });
   it('keeps origin and path of a webhook URL but masks the last segment', () => {
-    expect(maskUrl('https://hooks.example.com/services/T000/B000/XXXXXXXXXXXXXXXX')).toBe(
-      'https://hooks.example.com/services/T000/B000/XXXX\u2026XXXX',
-    );
+    expect(maskUrl('https://hooks.example.com/services/T000/B000/XXXXXXXXXXXXXXXX')).toBe('https://hooks.example.com/services/T000/B000/XXXX\u2026XXXX');
     expect(maskUrl('https://example.com/hook?token=abc')).toBe('https://example.com/\u2022\u2022\u2022\u2022');
   });
   it('keeps the numeric prefix of a bot token', () => {

@@ -23,11 +23,7 @@ export type ErrorCase = [status: number, ...messages: string[]];
  * them (see documentCommonErrors).
  */
 export function ApiErrors(...cases: ErrorCase[]) {
-  return applyDecorators(
-    ...cases.map(([status, ...messages]) =>
-      ApiResponse({ status, type: ErrorBody, description: messages.map((m) => `\`${m}\``).join(' · ') }),
-    ),
-  );
+  return applyDecorators(...cases.map(([status, ...messages]) => ApiResponse({ status, type: ErrorBody, description: messages.map((m) => `\`${m}\``).join(' · ') })));
 }
 
 /** Marks a route as answering without credentials in the OpenAPI document (used by @Public). */

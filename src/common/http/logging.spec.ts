@@ -4,9 +4,7 @@ import { createRootLogger, PinoNestLogger, redactUrl, requestLogger, serializeEr
 
 describe('redactUrl', () => {
   it('hides credential-bearing query values', () => {
-    expect(redactUrl('/api/auth/oauth2/callback/custom?code=abc&state=def&x=1')).toBe(
-      '/api/auth/oauth2/callback/custom?code=%5BREDACTED%5D&state=%5BREDACTED%5D&x=1',
-    );
+    expect(redactUrl('/api/auth/oauth2/callback/custom?code=abc&state=def&x=1')).toBe('/api/auth/oauth2/callback/custom?code=%5BREDACTED%5D&state=%5BREDACTED%5D&x=1');
     expect(redactUrl('/api/x?token=t&api_key=k')).not.toMatch(/=t(&|$)|=k(&|$)/);
   });
   it('leaves other URLs alone', () => {

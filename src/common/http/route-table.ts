@@ -23,7 +23,12 @@ export interface RouteAccess {
   errorBodyKey?: 'error';
 }
 
-const joinPath = (...parts: string[]) => '/' + parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+const joinPath = (...parts: string[]) =>
+  '/' +
+  parts
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/');
 
 /**
  * Every controller route of an application with its access declarations, read from the same
@@ -49,7 +54,9 @@ export function routeTable(app: INestApplicationContext, prefix = 'api'): RouteA
           method: String(RequestMethod[method]),
           path: joinPath(prefix, base, path),
           isPublic: read<boolean>(IS_PUBLIC) === true,
-          permission: permission ? { resource: permission.resource, action: permission.action, from: `${permission.scope.kind} (${permission.scope.from}.${permission.scope.key})` } : undefined,
+          permission: permission
+            ? { resource: permission.resource, action: permission.action, from: `${permission.scope.kind} (${permission.scope.from}.${permission.scope.key})` }
+            : undefined,
           keyScope: read<ApiKeyScopeRule>(API_KEY_SCOPE),
           ...(read<boolean>(INSTANCE_ADMIN) ? { instanceAdmin: true } : {}),
           ...(read<string>(ERROR_KEY_METADATA) === 'error' ? { errorBodyKey: 'error' as const } : {}),

@@ -90,10 +90,7 @@ export class DestinationGuard {
     if (!this.resolver) {
       return new Promise((resolve) => systemLookup(host, { all: true }, (err, addresses) => resolve(err ? [] : addresses)));
     }
-    const [v4, v6] = await Promise.all([
-      this.resolver.resolve4(host).catch(() => [] as string[]),
-      this.resolver.resolve6(host).catch(() => [] as string[]),
-    ]);
+    const [v4, v6] = await Promise.all([this.resolver.resolve4(host).catch(() => [] as string[]), this.resolver.resolve6(host).catch(() => [] as string[])]);
     return [...v4.map((address) => ({ address, family: 4 })), ...v6.map((address) => ({ address, family: 6 }))];
   }
 

@@ -9,8 +9,7 @@ import { DestinationGuard } from './destination-guard';
     {
       provide: DestinationGuard,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        new DestinationGuard({ allowPrivate: config.allowPrivateDestinations, dnsServers: config.outboundDnsServers }),
+      useFactory: (config: AppConfig) => new DestinationGuard({ allowPrivate: config.allowPrivateDestinations, dnsServers: config.outboundDnsServers }),
     },
   ],
   exports: [DestinationGuard],

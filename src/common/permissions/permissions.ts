@@ -18,8 +18,7 @@ export type PermissionMap = Partial<Record<Resource, readonly string[]>>;
 export const STATIC_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type StaticRole = (typeof STATIC_ROLES)[number];
 
-const all = (): PermissionMap =>
-  Object.fromEntries(Object.entries(RESOURCE_ACTIONS).map(([r, a]) => [r, [...a]])) as PermissionMap;
+const all = (): PermissionMap => Object.fromEntries(Object.entries(RESOURCE_ACTIONS).map(([r, a]) => [r, [...a]])) as PermissionMap;
 
 const readOnly = (): PermissionMap =>
   Object.fromEntries(

@@ -33,8 +33,7 @@ export const ISO_DATE_OPTIONS = { strict: true, strictSeparator: false } as cons
  * four-digit year: signed years pass the pattern but JavaScript cannot parse them (or reads
  * `-4714` as 4714 AD), and the database would refuse or misstore them.
  */
-export const isTimestamp = (v: unknown): v is string =>
-  typeof v === 'string' && /^\d{4}-/.test(v) && isISO8601(v, ISO_DATE_OPTIONS) && !Number.isNaN(Date.parse(v));
+export const isTimestamp = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-/.test(v) && isISO8601(v, ISO_DATE_OPTIONS) && !Number.isNaN(Date.parse(v));
 
 export const IsTimestamp = (options?: ValidationOptions) =>
   ValidateBy(

@@ -13,12 +13,8 @@ export class SearchByActivityKind1763780700000 implements MigrationInterface {
   name = 'SearchByActivityKind1763780700000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(
-      `CREATE INDEX activity_comment_content_trgm ON activity USING gin (content gin_trgm_ops) WITH (fastupdate = off) WHERE type = 'comment'`,
-    );
-    await q.query(
-      `CREATE INDEX activity_other_content_trgm ON activity USING gin (content gin_trgm_ops) WITH (fastupdate = off) WHERE type <> 'comment'`,
-    );
+    await q.query(`CREATE INDEX activity_comment_content_trgm ON activity USING gin (content gin_trgm_ops) WITH (fastupdate = off) WHERE type = 'comment'`);
+    await q.query(`CREATE INDEX activity_other_content_trgm ON activity USING gin (content gin_trgm_ops) WITH (fastupdate = off) WHERE type <> 'comment'`);
     await q.query(`DROP INDEX activity_content_trgm`);
     await q.query(`CREATE STATISTICS activity_comment_content_stats ON (CASE WHEN type = 'comment' THEN content END) FROM activity`);
     await q.query(`CREATE STATISTICS activity_other_content_stats ON (CASE WHEN type <> 'comment' THEN content END) FROM activity`);

@@ -36,8 +36,7 @@ export interface ActivityRow {
   external_url: string | null;
 }
 
-export const ACTIVITY_FIELDS =
-  'id, task_id, type, created_at, user_id, content, event_data, external_user_name, external_user_avatar, external_source, external_url';
+export const ACTIVITY_FIELDS = 'id, task_id, type, created_at, user_id, content, event_data, external_user_name, external_user_avatar, external_source, external_url';
 
 /** The spec's Comment / activity record. */
 export interface ActivityRecord {

@@ -17,20 +17,18 @@ export class ActivityRepository {
 
   /** Comments oldest first. */
   listComments(workspaceId: string, taskId: string): Promise<ActivityRow[]> {
-    return rows<ActivityRow>(
-      this.ds.manager,
-      `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 AND type = 'comment' ORDER BY created_at, id`,
-      [taskId, workspaceId],
-    );
+    return rows<ActivityRow>(this.ds.manager, `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 AND type = 'comment' ORDER BY created_at, id`, [
+      taskId,
+      workspaceId,
+    ]);
   }
 
   /** All activities, comments included, newest first. */
   listForTask(workspaceId: string, taskId: string): Promise<ActivityRow[]> {
-    return rows<ActivityRow>(
-      this.ds.manager,
-      `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id DESC`,
-      [taskId, workspaceId],
-    );
+    return rows<ActivityRow>(this.ds.manager, `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id DESC`, [
+      taskId,
+      workspaceId,
+    ]);
   }
 
   /** undefined when it is not a comment of `authorId` in the workspace. */
@@ -44,10 +42,10 @@ export class ActivityRepository {
   }
 
   deleteOwnComment(workspaceId: string, authorId: string, id: string): Promise<ActivityRow | undefined> {
-    return firstRow<ActivityRow>(
-      this.ds.manager,
-      `DELETE FROM activity WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}`,
-      [id, workspaceId, authorId],
-    );
+    return firstRow<ActivityRow>(this.ds.manager, `DELETE FROM activity WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}`, [
+      id,
+      workspaceId,
+      authorId,
+    ]);
   }
 }

@@ -27,7 +27,7 @@ export class QueueDashboardController {
     description:
       `Sets the HttpOnly, SameSite=Strict cookie \`tandem_queues\` (Path=/api/admin/queues, ${DASHBOARD_COOKIE_MAX_AGE_S} s) ` +
       'that the dashboard page and its own API calls authenticate with; it is bound to the calling session and ends with it. ' +
-      'Call it from a page on the API\'s origin (e.g. /api/docs) or a same-site client with credentials, then open /api/admin/queues.',
+      "Call it from a page on the API's origin (e.g. /api/docs) or a same-site client with credentials, then open /api/admin/queues.",
   })
   session(@CurrentUser() user: AuthUser, @Res({ passthrough: true }) res: Response): { expiresAt: string } {
     const { setCookie, expiresAt } = this.dashboard.openSession(user);

@@ -204,8 +204,7 @@ export class QueueDashboard implements OnApplicationShutdown {
         uiConfig: { boardTitle: 'Tandem queues' },
         handlerHooks: {
           // Job data is shown redacted: editing it, or adding a job by hand, would write that form back.
-          before: ({ route }) =>
-            /\/(update-data|add)$/.test(route) ? { allow: false, status: 403, message: 'Editing or adding jobs is not available here' } : { allow: true },
+          before: ({ route }) => (/\/(update-data|add)$/.test(route) ? { allow: false, status: 403, message: 'Editing or adding jobs is not available here' } : { allow: true }),
         },
       },
     });

@@ -21,7 +21,14 @@ describe('account email links', () => {
   it('redirects only to the origins of CLIENT_URL and PUBLIC_API_URL; a path is on CLIENT_URL', () => {
     expect(allowedRedirect('/welcome', config)).toBe('https://app.example.test/welcome');
     expect(allowedRedirect('https://api.example.test/x#frag', config)).toBe('https://api.example.test/x');
-    for (const bad of ['https://evil.test/', '//evil.test/x', 'javascript:alert(1)', 'https://app.example.test.evil.test/', 'https://user@app.example.test/', 'http://app.example.test/']) {
+    for (const bad of [
+      'https://evil.test/',
+      '//evil.test/x',
+      'javascript:alert(1)',
+      'https://app.example.test.evil.test/',
+      'https://user@app.example.test/',
+      'http://app.example.test/',
+    ]) {
       expect([bad, allowedRedirect(bad, config)]).toEqual([bad, null]);
     }
   });

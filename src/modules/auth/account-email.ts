@@ -9,7 +9,11 @@ export interface AccountEmailInput {
   expiresAt: Date;
 }
 
-const when = (d: Date) => d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+const when = (d: Date) =>
+  d
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 
 function html(paragraphs: string[], link: string, action: string, footer: string): string {
   const e = escapeHtml;

@@ -7,7 +7,16 @@ import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { AccountService } from './account.service';
-import { ChangePasswordDto, DeleteUserDto, RequestPasswordResetDto, ResetPasswordDto, RevokeSessionDto, SendVerificationEmailDto, UpdateUserDto, VerifyEmailQuery } from './dto/account.dto';
+import {
+  ChangePasswordDto,
+  DeleteUserDto,
+  RequestPasswordResetDto,
+  ResetPasswordDto,
+  RevokeSessionDto,
+  SendVerificationEmailDto,
+  UpdateUserDto,
+  VerifyEmailQuery,
+} from './dto/account.dto';
 
 /** The bearer token the request came with (the session token, for a session caller). */
 const bearer = (req: Request) => /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1] ?? null;
@@ -26,7 +35,9 @@ export class AccountController {
   @Post('send-verification-email')
   @ApiAnswer('{status: true}, whether or not the email is known')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Email a verification link to an unverified account (sent by the worker); the answer never says whether the address is known; rate limited per client address' })
+  @ApiOperation({
+    summary: 'Email a verification link to an unverified account (sent by the worker); the answer never says whether the address is known; rate limited per client address',
+  })
   @ApiErrors([400, 'email must be a valid email address', 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL'], [429, 'Too many requests'])
   async sendVerificationEmail(@Body() dto: SendVerificationEmailDto, @Req() req: Request) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
@@ -90,7 +101,7 @@ export class AccountController {
   @Post('revoke-session')
   @ApiAnswer('{status: true}')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke one of the caller\'s live sessions; its token stops working at once' })
+  @ApiOperation({ summary: "Revoke one of the caller's live sessions; its token stops working at once" })
   @ApiErrors([403, 'Insufficient API key scope'], [404, 'Session not found'])
   revokeSession(@CurrentUser() user: AuthUser, @Body() dto: RevokeSessionDto) {
     return this.account.revokeSession(user, dto.id);

@@ -25,7 +25,9 @@ export class AuthController {
   @Post('sign-up/email')
   @ApiAnswer('Sign-in answer')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create an account; answers a bearer token (null with REQUIRE_EMAIL_VERIFICATION: verify, then sign in); emails a verification link when SMTP is configured' })
+  @ApiOperation({
+    summary: 'Create an account; answers a bearer token (null with REQUIRE_EMAIL_VERIFICATION: verify, then sign in); emails a verification link when SMTP is configured',
+  })
   async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
     const out = await this.auth.signUp(dto, client(req));

@@ -76,10 +76,7 @@ export class AuthService {
    * Inserts a user (email already normalised: normalizeEmail); the first user of the instance becomes its admin.
    * 409 when the email is taken. Runs in `manager`'s transaction when given (OAuth sign-up).
    */
-  async createUser(
-    fields: { name: string; email: string; image: string | null; passwordHash: string | null; emailVerified?: boolean },
-    manager?: EntityManager,
-  ): Promise<User> {
+  async createUser(fields: { name: string; email: string; image: string | null; passwordHash: string | null; emailVerified?: boolean }, manager?: EntityManager): Promise<User> {
     const insert = async (m: EntityManager) => {
       // Serialises sign-ups so that exactly one first user becomes the instance admin.
       await this.users.lockSignUps(m);

@@ -20,10 +20,7 @@ export class UserTokenRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** Stores a new token for the user and purpose, dropping the user's earlier one and every expired token. */
-  async replace(
-    fields: { userId: string; purpose: UserTokenPurpose; tokenHash: string; email: string; expiresAt: Date },
-    m: EntityManager = this.ds.manager,
-  ): Promise<void> {
+  async replace(fields: { userId: string; purpose: UserTokenPurpose; tokenHash: string; email: string; expiresAt: Date }, m: EntityManager = this.ds.manager): Promise<void> {
     await m.query(`DELETE FROM user_token WHERE (user_id = $1 AND purpose = $2) OR expires_at < now()`, [fields.userId, fields.purpose]);
     await m.query(`INSERT INTO user_token (user_id, purpose, token_hash, email, expires_at) VALUES ($1, $2, $3, $4, $5)`, [
       fields.userId,

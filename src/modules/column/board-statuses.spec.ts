@@ -1,7 +1,7 @@
 import { columnSlug, DEFAULT_COLUMNS, invalidStatusMessage, isReservedSlug, validStatuses } from './board-statuses';
 
 describe('columnSlug', () => {
-  it('derives the default columns\' slugs from their names', () => {
+  it("derives the default columns' slugs from their names", () => {
     for (const c of DEFAULT_COLUMNS) expect(columnSlug(c.name)).toBe(c.slug);
   });
   it('lower-cases, strips accents and joins words with single dashes', () => {
@@ -29,9 +29,7 @@ describe('statuses', () => {
     expect(validStatuses(slugs)).toEqual([...slugs, 'planned', 'archived']);
   });
   it('names every valid status in board order when refusing one', () => {
-    expect(invalidStatusMessage('doing', slugs)).toBe(
-      'Invalid status "doing". Valid statuses for this project: to-do, in-progress, in-review, done, planned, archived',
-    );
+    expect(invalidStatusMessage('doing', slugs)).toBe('Invalid status "doing". Valid statuses for this project: to-do, in-progress, in-review, done, planned, archived');
     expect(invalidStatusMessage('Done', slugs)).not.toBeNull();
   });
   it('reserves planned and archived', () => {

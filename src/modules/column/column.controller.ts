@@ -20,7 +20,11 @@ export class ColumnController {
   @ApiAnswer('{}')
   @RequirePermission('project', 'update', PROJECT)
   @ApiOperation({ summary: 'Set the positions of several columns at once (all or nothing); answers {}' })
-  @ApiErrors([400, 'Column … does not belong to this project', 'Column … is listed more than once', 'columns must be an array'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Project not found'])
+  @ApiErrors(
+    [400, 'Column … does not belong to this project', 'Column … is listed more than once', 'columns must be an array'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Project not found'],
+  )
   reorder(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Body() dto: ReorderColumnsDto) {
     return this.columns.reorder(scope.workspaceId, projectId, dto.columns);
   }

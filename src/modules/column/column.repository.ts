@@ -22,10 +22,7 @@ export class ColumnRepository {
   }
 
   listInProject(workspaceId: string, projectId: string): Promise<ColumnRow[]> {
-    return rows<ColumnRow>(this.ds.manager, `SELECT ${COLUMN_FIELDS} FROM board_column WHERE project_id = $1 AND workspace_id = $2 ${BOARD_ORDER}`, [
-      projectId,
-      workspaceId,
-    ]);
+    return rows<ColumnRow>(this.ds.manager, `SELECT ${COLUMN_FIELDS} FROM board_column WHERE project_id = $1 AND workspace_id = $2 ${BOARD_ORDER}`, [projectId, workspaceId]);
   }
 
   /** A new column at the end of the board; a unique violation (board_column_project_slug_key) when the slug is taken. */
@@ -70,11 +67,11 @@ export class ColumnRepository {
 
   /** Which of `ids` are columns of the project, locked for the reorder that follows in `m`'s transaction. */
   async lockIdsInProject(workspaceId: string, projectId: string, ids: string[], m: EntityManager): Promise<Set<string>> {
-    const found = await rows<{ id: string }>(
-      m,
-      `SELECT id FROM board_column WHERE project_id = $1 AND workspace_id = $2 AND id = ANY($3::uuid[]) FOR NO KEY UPDATE`,
-      [projectId, workspaceId, ids],
-    );
+    const found = await rows<{ id: string }>(m, `SELECT id FROM board_column WHERE project_id = $1 AND workspace_id = $2 AND id = ANY($3::uuid[]) FOR NO KEY UPDATE`, [
+      projectId,
+      workspaceId,
+      ids,
+    ]);
     return new Set(found.map((r) => r.id));
   }
 

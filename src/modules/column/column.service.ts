@@ -80,7 +80,12 @@ export class ColumnService {
       const ours = await this.columns.lockIdsInProject(workspaceId, projectId, ids, m);
       const foreign = items.find((i) => !ours.has(i.id.toLowerCase()));
       if (foreign) throw notOurs(foreign);
-      await this.columns.setPositions(projectId, ids, items.map((i) => i.position), m);
+      await this.columns.setPositions(
+        projectId,
+        ids,
+        items.map((i) => i.position),
+        m,
+      );
     });
     return {};
   }

@@ -29,7 +29,10 @@ export class HealthController {
   @ApiOperation({ summary: 'Liveness and readiness: checks Postgres and Redis (503 when either is down)' })
   async check() {
     const [db, redis] = await Promise.all([
-      within(this.database.ping(), 2000).then(() => 'up', () => 'down'),
+      within(this.database.ping(), 2000).then(
+        () => 'up',
+        () => 'down',
+      ),
       this.redisUp().then((up) => (up ? 'up' : 'down')),
     ]);
     const down = [db === 'down' && 'database', redis === 'down' && 'redis'].filter(Boolean);

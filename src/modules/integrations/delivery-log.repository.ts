@@ -15,11 +15,12 @@ export class DeliveryLogRepository {
 
   /** The delivery, if it is one of this project's to this integration type. */
   findForTarget(workspaceId: string, projectId: string, type: IntegrationType, id: string): Promise<DeliveryRow | undefined> {
-    return firstRow<DeliveryRow>(
-      this.ds.manager,
-      `SELECT ${DELIVERY_FIELDS} FROM delivery WHERE id = $4 AND workspace_id = $1 AND project_id = $2 AND target_type = $3`,
-      [workspaceId, projectId, type, id],
-    );
+    return firstRow<DeliveryRow>(this.ds.manager, `SELECT ${DELIVERY_FIELDS} FROM delivery WHERE id = $4 AND workspace_id = $1 AND project_id = $2 AND target_type = $3`, [
+      workspaceId,
+      projectId,
+      type,
+      id,
+    ]);
   }
 
   /**

@@ -6,7 +6,10 @@ export const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as 
 const FORBIDDEN: ErrorCase = [403, 'Insufficient permissions', 'Insufficient API key scope'];
 
 /** Error answers the integration routes document (docs/integrations.md, "Routes"). */
-export const GET_ERRORS: ErrorCase[] = [[403, 'Insufficient API key scope'], [404, 'Project not found']];
+export const GET_ERRORS: ErrorCase[] = [
+  [403, 'Insufficient API key scope'],
+  [404, 'Project not found'],
+];
 export const WRITE_ERRORS: ErrorCase[] = [FORBIDDEN, [404, 'Project not found']];
 export const UPDATE_ERRORS: ErrorCase[] = [FORBIDDEN, [404, 'Project not found', 'Integration not found']];
 export const REMOVE_ERRORS: ErrorCase[] = UPDATE_ERRORS;

@@ -46,11 +46,7 @@ export class IntegrationRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   findInProject(workspaceId: string, projectId: string, type: IntegrationType, m: EntityManager = this.ds.manager): Promise<IntegrationRow | undefined> {
-    return firstRow<IntegrationRow>(m, `SELECT ${INTEGRATION_FIELDS} FROM integration WHERE workspace_id = $1 AND project_id = $2 AND type = $3`, [
-      workspaceId,
-      projectId,
-      type,
-    ]);
+    return firstRow<IntegrationRow>(m, `SELECT ${INTEGRATION_FIELDS} FROM integration WHERE workspace_id = $1 AND project_id = $2 AND type = $3`, [workspaceId, projectId, type]);
   }
 
   /** The row, locked until the transaction of `m` ends (writes of the same integration queue behind it). */

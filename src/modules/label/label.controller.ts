@@ -52,7 +52,11 @@ export class LabelController {
   @ApiAnswer('Label (the removed copy)')
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: "Detach the label from a task; answers the removed copy. Without taskId (or without a body) the id must be the task's own copy" })
-  @ApiErrors([400, 'taskId is required to detach a workspace label'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Label not found', 'Task not found', 'Label is not attached to this task'])
+  @ApiErrors(
+    [400, 'taskId is required to detach a workspace label'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Label not found', 'Task not found', 'Label is not attached to this task'],
+  )
   detach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: DetachLabelDto) {
     return this.labels.detach(scope.workspaceId, id, dto.taskId);
   }
@@ -68,7 +72,12 @@ export class LabelController {
   @ApiAnswer('Label')
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: 'Rename/recolor; a catalogue label carries the change to its task copies' })
-  @ApiErrors([400, 'color must be a hex color like #RRGGBB or one of gray, dark-gray, purple, teal, green, yellow, orange, pink, red', 'name must be …'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Label not found'], [409, 'A label named "…" already exists'])
+  @ApiErrors(
+    [400, 'color must be a hex color like #RRGGBB or one of gray, dark-gray, purple, teal, green, yellow, orange, pink, red', 'name must be …'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Label not found'],
+    [409, 'A label named "…" already exists'],
+  )
   update(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: UpdateLabelDto) {
     return this.labels.update(scope.workspaceId, id, dto);
   }

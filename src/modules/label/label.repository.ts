@@ -22,8 +22,7 @@ export class LabelRepository {
       [workspaceId, name, color],
     );
     return (
-      inserted ??
-      (await firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id IS NULL AND lower(name) = lower($2)`, [workspaceId, name]))!
+      inserted ?? (await firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id IS NULL AND lower(name) = lower($2)`, [workspaceId, name]))!
     );
   }
 
@@ -52,7 +51,10 @@ export class LabelRepository {
 
   /** The labels on each of `taskIds` (tasks of the workspace), by name. */
   listOnTasks(workspaceId: string, taskIds: string[]): Promise<LabelRow[]> {
-    return rows<LabelRow>(this.ds.manager, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = ANY($2::uuid[]) ORDER BY lower(name), id`, [workspaceId, taskIds]);
+    return rows<LabelRow>(this.ds.manager, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = ANY($2::uuid[]) ORDER BY lower(name), id`, [
+      workspaceId,
+      taskIds,
+    ]);
   }
 
   /**
@@ -73,11 +75,11 @@ export class LabelRepository {
 
   /** Takes the label named `name` (case-insensitive) off each of `taskIds`; answers the tasks that had it. */
   async deleteByNameFromTasks(workspaceId: string, taskIds: string[], name: string, m: EntityManager): Promise<string[]> {
-    const gone = await rows<{ task_id: string }>(
-      m,
-      `DELETE FROM label WHERE workspace_id = $1 AND task_id = ANY($2::uuid[]) AND lower(name) = lower($3) RETURNING task_id`,
-      [workspaceId, taskIds, name],
-    );
+    const gone = await rows<{ task_id: string }>(m, `DELETE FROM label WHERE workspace_id = $1 AND task_id = ANY($2::uuid[]) AND lower(name) = lower($3) RETURNING task_id`, [
+      workspaceId,
+      taskIds,
+      name,
+    ]);
     return gone.map((r) => r.task_id);
   }
 
@@ -108,10 +110,10 @@ export class LabelRepository {
 
   /** Takes a label off a task, named by its catalogue id or its copy's id; answers the removed copy. */
   deleteFromTask(workspaceId: string, taskId: string, id: string): Promise<LabelRow | undefined> {
-    return firstRow<LabelRow>(
-      this.ds.manager,
-      `DELETE FROM label WHERE workspace_id = $1 AND task_id = $2 AND (id = $3 OR catalog_label_id = $3) RETURNING ${LABEL_FIELDS}`,
-      [workspaceId, taskId, id],
-    );
+    return firstRow<LabelRow>(this.ds.manager, `DELETE FROM label WHERE workspace_id = $1 AND task_id = $2 AND (id = $3 OR catalog_label_id = $3) RETURNING ${LABEL_FIELDS}`, [
+      workspaceId,
+      taskId,
+      id,
+    ]);
   }
 }

@@ -11,14 +11,7 @@ import { WorkspaceRepository } from '../organization/workspace.repository';
 import { ProjectService } from '../project/project.service';
 import { channelEnabled, ProjectMode, USER_CHANNELS } from './channel-rules';
 import { UpdateNotificationPreferencesDto, WorkspaceRuleDto } from './dto/notification-preferences.dto';
-import {
-  DEFAULT_PREFERENCES,
-  NotificationPreferencesRecord,
-  PreferenceRow,
-  RuleRow,
-  toPreferencesRecord,
-  toWorkspaceRuleRecord,
-} from './notification-preferences.record';
+import { DEFAULT_PREFERENCES, NotificationPreferencesRecord, PreferenceRow, RuleRow, toPreferencesRecord, toWorkspaceRuleRecord } from './notification-preferences.record';
 import { NotificationPreferencesRepository, PreferenceColumns, RuleColumns } from './notification-preferences.repository';
 
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';

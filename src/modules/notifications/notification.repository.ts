@@ -15,11 +15,11 @@ export class NotificationRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   findForUser(userId: string, workspaceIds: readonly string[], id: string): Promise<NotificationRow | undefined> {
-    return firstRow<NotificationRow>(
-      this.ds.manager,
-      `SELECT ${NOTIFICATION_FIELDS} FROM notification WHERE id = $3 AND user_id = $1 AND workspace_id = ANY($2::uuid[])`,
-      [userId, workspaceIds, id],
-    );
+    return firstRow<NotificationRow>(this.ds.manager, `SELECT ${NOTIFICATION_FIELDS} FROM notification WHERE id = $3 AND user_id = $1 AND workspace_id = ANY($2::uuid[])`, [
+      userId,
+      workspaceIds,
+      id,
+    ]);
   }
 
   /**
@@ -44,11 +44,10 @@ export class NotificationRepository {
   }
 
   async countUnread(userId: string, workspaceIds: readonly string[]): Promise<number> {
-    const [row] = await rows<{ n: number }>(
-      this.ds.manager,
-      `SELECT count(*)::int AS n FROM notification WHERE user_id = $1 AND workspace_id = ANY($2::uuid[]) AND NOT is_read`,
-      [userId, workspaceIds],
-    );
+    const [row] = await rows<{ n: number }>(this.ds.manager, `SELECT count(*)::int AS n FROM notification WHERE user_id = $1 AND workspace_id = ANY($2::uuid[]) AND NOT is_read`, [
+      userId,
+      workspaceIds,
+    ]);
     return row.n;
   }
 
@@ -61,10 +60,7 @@ export class NotificationRepository {
   }
 
   async markAllRead(userId: string, workspaceIds: readonly string[]): Promise<void> {
-    await rows(this.ds.manager, `UPDATE notification SET is_read = true WHERE user_id = $1 AND workspace_id = ANY($2::uuid[]) AND NOT is_read`, [
-      userId,
-      workspaceIds,
-    ]);
+    await rows(this.ds.manager, `UPDATE notification SET is_read = true WHERE user_id = $1 AND workspace_id = ANY($2::uuid[]) AND NOT is_read`, [userId, workspaceIds]);
   }
 
   /** Deletes all of the user's notifications, those of workspaces they left included. */

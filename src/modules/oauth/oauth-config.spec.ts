@@ -24,8 +24,6 @@ describe('custom OAuth configuration', () => {
     expect(() => loadConfig({ ...full, CUSTOM_OAUTH_ISSUER: 'http://id.example.com' })).toThrow(/CUSTOM_OAUTH_ISSUER: must be an https URL/);
     expect(() => loadConfig({ ...full, CUSTOM_OAUTH_ISSUER: 'http://127.0.0.1:4000' })).toThrow(/CUSTOM_OAUTH_ISSUER/);
     expect(() => loadConfig({ ...full, CUSTOM_OAUTH_ISSUER: 'http://10.1.2.3', ALLOW_PRIVATE_DESTINATIONS: 'true' })).toThrow(/CUSTOM_OAUTH_ISSUER/);
-    expect(loadConfig({ ...full, CUSTOM_OAUTH_ISSUER: 'http://127.0.0.1:4000', ALLOW_PRIVATE_DESTINATIONS: 'true' }).customOAuth.issuer).toBe(
-      'http://127.0.0.1:4000',
-    );
+    expect(loadConfig({ ...full, CUSTOM_OAUTH_ISSUER: 'http://127.0.0.1:4000', ALLOW_PRIVATE_DESTINATIONS: 'true' }).customOAuth.issuer).toBe('http://127.0.0.1:4000');
   });
 });

@@ -4,9 +4,8 @@ describe('isLoopbackHost', () => {
   it.each(['localhost', '127.0.0.1', '127.10.0.254', '[::1]', '::1', 'LOCALHOST'])('%s is loopback', (h) => {
     expect(isLoopbackHost(h)).toBe(true);
   });
-  it.each(['example.com', '10.0.0.1', '192.168.1.1', '128.0.0.1', '127.0.0.256', 'localhost.example.com', '0.0.0.0'])(
-    '%s is not loopback',
-    (h) => expect(isLoopbackHost(h)).toBe(false),
+  it.each(['example.com', '10.0.0.1', '192.168.1.1', '128.0.0.1', '127.0.0.256', 'localhost.example.com', '0.0.0.0'])('%s is not loopback', (h) =>
+    expect(isLoopbackHost(h)).toBe(false),
   );
 });
 

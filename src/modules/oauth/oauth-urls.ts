@@ -7,8 +7,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h === '::1' || IPV4_LOOPBACK.test(h);
 }
 
-export const PROVIDER_URL_RULE =
-  'must be an https URL (plain http only for a loopback address with ALLOW_PRIVATE_DESTINATIONS=true)';
+export const PROVIDER_URL_RULE = 'must be an https URL (plain http only for a loopback address with ALLOW_PRIVATE_DESTINATIONS=true)';
 
 /**
  * Issuer and provider endpoints must be https; plain http is accepted only on a loopback address

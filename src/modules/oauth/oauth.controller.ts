@@ -27,12 +27,7 @@ export class OAuthController {
     description: 'Sets an HttpOnly cookie that ties the flow to this browser; the callback is refused without it.',
   })
   @ApiQuery({ name: 'callbackURL', required: false, description: 'Where to send the browser with #token=… (origin of CLIENT_URL or PUBLIC_API_URL)' })
-  async authorize(
-    @Query('callbackURL') callbackURL: unknown,
-    @Headers('authorization') authorization: unknown,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ) {
+  async authorize(@Query('callbackURL') callbackURL: unknown, @Headers('authorization') authorization: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
     const { url, setCookie } = await this.oauth.authorize(callbackURL, authorization);
     res.append('set-cookie', setCookie);

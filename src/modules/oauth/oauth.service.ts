@@ -1,12 +1,4 @@
-import {
-  BadRequestException,
-  ConflictException,
-  ForbiddenException,
-  Inject,
-  Injectable,
-  NotFoundException,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import * as jwt from 'jsonwebtoken';
 import { generators, TokenSet } from 'openid-client';
@@ -86,13 +78,8 @@ export class OAuthService {
     if (query.error !== undefined) throw new BadRequestException(`OAuth provider refused the sign-in: ${safeCode(query.error)}`);
     if (typeof query.code !== 'string' || !query.code) throw new BadRequestException('code is required');
     const iss = typeof query.iss === 'string' ? query.iss : undefined;
-    const signIn = await this.oidc.exchangeCode(
-      { code: query.code, state, ...(iss ? { iss } : {}) },
-      { state, nonce: pending.nonce, codeVerifier: pending.codeVerifier },
-    );
-    const user = await this.ds.transaction((m) =>
-      pending.linkUserId ? this.link(m, pending.linkUserId, signIn) : this.findOrCreateUser(m, signIn),
-    );
+    const signIn = await this.oidc.exchangeCode({ code: query.code, state, ...(iss ? { iss } : {}) }, { state, nonce: pending.nonce, codeVerifier: pending.codeVerifier });
+    const user = await this.ds.transaction((m) => (pending.linkUserId ? this.link(m, pending.linkUserId, signIn) : this.findOrCreateUser(m, signIn)));
     const token = await this.auth.createSession(user.id, client);
     let redirectTo: string | null = null;
     if (pending.callbackURL) {
@@ -186,10 +173,7 @@ export class OAuthService {
       }
     } else {
       await this.auth.assertRegistrationOpen(email);
-      user = await this.auth.createUser(
-        { name: displayName(claims, email), email, image: pictureUrl(claims.picture), passwordHash: null, emailVerified: true },
-        m,
-      );
+      user = await this.auth.createUser({ name: displayName(claims, email), email, image: pictureUrl(claims.picture), passwordHash: null, emailVerified: true }, m);
     }
     await this.accounts.save(this.applyTokens(this.accounts.build(user.id, CUSTOM_PROVIDER_ID, claims.sub, m), tokens), m);
     return user;
@@ -228,9 +212,7 @@ export class OAuthService {
   private allowedCallback(value: unknown): string | null {
     if (value === undefined || value === '') return null;
     const url =
-      typeof value === 'string'
-        ? resolveCallbackUrl(value, this.config.clientUrl, [new URL(this.config.clientUrl).origin, new URL(this.config.publicApiUrl).origin])
-        : null;
+      typeof value === 'string' ? resolveCallbackUrl(value, this.config.clientUrl, [new URL(this.config.clientUrl).origin, new URL(this.config.publicApiUrl).origin]) : null;
     if (!url) throw new BadRequestException('callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL');
     return url;
   }

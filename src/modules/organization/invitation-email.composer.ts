@@ -33,10 +33,7 @@ export class InvitationEmailComposer {
   async compose(job: InvitationEmailJob): Promise<EmailMessage | null> {
     const invitation = typeof job?.invitationId === 'string' ? await this.invitations.findById(job.invitationId) : null;
     if (!invitation || invitation.status !== 'pending' || invitation.expiresAt.getTime() <= Date.now()) return null;
-    const [workspace, inviter] = await Promise.all([
-      this.workspaces.findById(invitation.organizationId),
-      invitation.inviterId ? this.users.findById(invitation.inviterId) : null,
-    ]);
+    const [workspace, inviter] = await Promise.all([this.workspaces.findById(invitation.organizationId), invitation.inviterId ? this.users.findById(invitation.inviterId) : null]);
     if (!workspace) return null;
     return renderInvitationEmail({
       to: invitation.email,

@@ -15,7 +15,10 @@ export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAP
 
 /** User-supplied names go into a header: no line breaks, bounded length. */
 const oneLine = (s: string, max = 120) => {
-  const flat = s.replace(/[\r\n\t]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = s
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
@@ -24,7 +27,10 @@ export function renderInvitationEmail(input: InvitationEmailInput): EmailMessage
   const inviter = input.inviterName?.trim() || input.inviterEmail || 'Someone';
   const inviterFull = input.inviterEmail && input.inviterName?.trim() ? `${input.inviterName.trim()} (${input.inviterEmail})` : inviter;
   const workspace = input.workspaceName;
-  const expires = input.expiresAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const expires = input.expiresAt
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   const subject = `${oneLine(inviter)} invited you to join ${oneLine(workspace)} on Tandem`;
   const text = [
     'Hello,',

@@ -24,7 +24,19 @@ export class InvitationController {
   @HttpCode(200)
   @RequirePermission('invitation', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Invite by email (pending for 48 h; the email is sent by the worker); needs invitation:create; rate limited per user' })
-  @ApiErrors([400, 'User is already a member of this organization', 'User is already invited to this organization', 'email must be a valid email address', 'Unknown role: …', 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope', 'Only an owner can invite an owner'], [404, 'Workspace not found', 'Team not found'], [429, 'Too many invitations, try again later'])
+  @ApiErrors(
+    [
+      400,
+      'User is already a member of this organization',
+      'User is already invited to this organization',
+      'email must be a valid email address',
+      'Unknown role: …',
+      'No active organization',
+    ],
+    [403, 'Insufficient permissions', 'Insufficient API key scope', 'Only an owner can invite an owner'],
+    [404, 'Workspace not found', 'Team not found'],
+    [429, 'Too many invitations, try again later'],
+  )
   async invite(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() dto: InviteMemberDto) {
     await this.rateLimit.hit(`invite:${user.id}`, this.config.rateLimits.invites, 'Too many invitations, try again later');
     return this.invitations.invite(user, scope, dto);
@@ -52,7 +64,11 @@ export class InvitationController {
   @ApiAnswer('{invitation, member}')
   @HttpCode(200)
   @ApiOperation({ summary: "Join the workspace (only the invited email's user); answers {invitation, member}" })
-  @ApiErrors([400, 'Invitation is no longer pending', 'Invitation has expired', 'User is already a member of this organization'], [403, 'You are not the recipient of the invitation', 'Insufficient API key scope'], [404, 'Invitation not found'])
+  @ApiErrors(
+    [400, 'Invitation is no longer pending', 'Invitation has expired', 'User is already a member of this organization'],
+    [403, 'You are not the recipient of the invitation', 'Insufficient API key scope'],
+    [404, 'Invitation not found'],
+  )
   accept(@CurrentUser() user: AuthUser, @Body() dto: InvitationIdDto) {
     return this.invitations.accept(user, dto.invitationId);
   }

@@ -96,7 +96,14 @@ export class InvitationRepository {
         ORDER BY i.created_at DESC, i.id`,
       [email],
     );
-    return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, organizationName: r.organization_name, role: r.role, inviterId: r.inviter_id, expiresAt: new Date(r.expires_at) }));
+    return rows.map((r) => ({
+      id: r.id,
+      organizationId: r.organization_id,
+      organizationName: r.organization_name,
+      role: r.role,
+      inviterId: r.inviter_id,
+      expiresAt: new Date(r.expires_at),
+    }));
   }
 
   /** Whether any workspace waits for `email` (a pending invitation that has not expired). */

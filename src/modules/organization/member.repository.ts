@@ -41,7 +41,11 @@ export class MemberRepository {
   }
 
   /** How many members the workspace has, whether `userId` is one of them and an owner, and how many other owners it has. */
-  async ownershipOf(workspaceId: string, userId: string, m: EntityManager = this.ds.manager): Promise<{ members: number; isMember: boolean; isOwner: boolean; otherOwners: number }> {
+  async ownershipOf(
+    workspaceId: string,
+    userId: string,
+    m: EntityManager = this.ds.manager,
+  ): Promise<{ members: number; isMember: boolean; isOwner: boolean; otherOwners: number }> {
     const [row] = await m.query(
       `SELECT count(*)::int AS members,
               bool_or(m.user_id = $2) AS is_member,

@@ -12,7 +12,13 @@ const scopeOf = (roles: string[]): ResolvedScope => ({
   permissions: unionPermissions(roles.map((r) => STATIC_ROLE_PERMISSIONS[r as keyof typeof STATIC_ROLE_PERMISSIONS])),
   resourceId: 'w',
 });
-const user = (permissions: Record<string, string[]> | null = null) => ({ id: 'u', name: 'U', email: 'u@x.test', isInstanceAdmin: false, apiKey: permissions ? { id: 'k', permissions, expiresAt: null } : undefined });
+const user = (permissions: Record<string, string[]> | null = null) => ({
+  id: 'u',
+  name: 'U',
+  email: 'u@x.test',
+  isInstanceAdmin: false,
+  apiKey: permissions ? { id: 'k', permissions, expiresAt: null } : undefined,
+});
 
 describe('roleList', () => {
   it('accepts a name, a comma list or an array, trims and removes duplicates', () => {
@@ -40,7 +46,11 @@ describe('assertCanGrant', () => {
     const grantable = grantablePermissions(scopeOf(['owner']), user({ task: ['update'] }));
     expect(() => assertCanGrant(grantable, { task: ['update'] }, 'no')).not.toThrow();
     expect(() => assertCanGrant(grantable, { task: ['delete'] }, 'no')).toThrow(ForbiddenException);
-    expect(grantablePermissions(scopeOf(['owner']), user()).get('organization')?.has('delete')).toBe(true);
+    expect(
+      grantablePermissions(scopeOf(['owner']), user())
+        .get('organization')
+        ?.has('delete'),
+    ).toBe(true);
   });
 });
 

@@ -9,7 +9,6 @@ import { OrganizationService } from './organization.service';
 import { ORG_IN_BODY, ORG_IN_QUERY } from './organization.scopes';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
-
 @ApiTags('organization')
 @ApiBearerAuth()
 @Controller('auth/organization')

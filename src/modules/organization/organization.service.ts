@@ -48,13 +48,17 @@ export class OrganizationService {
   async create(user: AuthUser, dto: CreateOrganizationDto) {
     for (let attempt = 0; ; attempt++) {
       // An explicit slug must be free; a derived one gets a random suffix when taken.
-      const slug = dto.slug ?? (attempt === 0 ? slugify(dto.name) : `${slugify(dto.name).slice(0, 43)}-${CryptoService.randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x').slice(0, 6)}`);
+      const slug =
+        dto.slug ??
+        (attempt === 0
+          ? slugify(dto.name)
+          : `${slugify(dto.name).slice(0, 43)}-${CryptoService.randomToken(4)
+              .toLowerCase()
+              .replace(/[^a-z0-9]/g, 'x')
+              .slice(0, 6)}`);
       try {
         return await this.ds.transaction(async (m) => {
-          const ws = await this.workspaces.insert(
-            { name: dto.name, slug, logo: dto.logo ?? null, metadata: dto.metadata ?? null, description: dto.description ?? null },
-            m,
-          );
+          const ws = await this.workspaces.insert({ name: dto.name, slug, logo: dto.logo ?? null, metadata: dto.metadata ?? null, description: dto.description ?? null }, m);
           // The creator owns the workspace and is in its first team, named after it.
           await this.members.insert(ws.id, user.id, 'owner', m);
           const team = await this.teams.insert(ws.id, ws.name, m);

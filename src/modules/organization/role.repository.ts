@@ -18,10 +18,10 @@ export class RoleRepository {
 
   /** How many custom roles the workspace has, and whether `name` is one of them (case-insensitively). */
   async countAndNameTaken(workspaceId: string, name: string, m: EntityManager = this.ds.manager): Promise<{ count: number; taken: boolean }> {
-    const [{ count, taken }] = await m.query(
-      `SELECT count(*)::int AS count, bool_or(lower(role) = lower($2)) AS taken FROM organization_role WHERE organization_id = $1`,
-      [workspaceId, name],
-    );
+    const [{ count, taken }] = await m.query(`SELECT count(*)::int AS count, bool_or(lower(role) = lower($2)) AS taken FROM organization_role WHERE organization_id = $1`, [
+      workspaceId,
+      name,
+    ]);
     return { count, taken: Boolean(taken) };
   }
 

@@ -22,7 +22,11 @@ export class TeamController {
   @HttpCode(200)
   @RequirePermission('team', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Create a team (at most 10 per workspace); needs team:create' })
-  @ApiErrors([400, 'name must be …', 'You have reached the maximum number of teams (10)', 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Workspace not found'])
+  @ApiErrors(
+    [400, 'name must be …', 'You have reached the maximum number of teams (10)', 'No active organization'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Workspace not found'],
+  )
   create(@Scope() scope: ResolvedScope, @Body() dto: CreateTeamDto) {
     return this.teams.create(scope.workspaceId, dto.name);
   }
@@ -31,7 +35,7 @@ export class TeamController {
   @ApiAnswer('Team')
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
-  @ApiOperation({ summary: "Rename a team (only data.name is written); needs team:update" })
+  @ApiOperation({ summary: 'Rename a team (only data.name is written); needs team:update' })
   @ApiErrors([400, 'teamId is required', 'data.name must be …'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Team not found'])
   update(@Scope() scope: ResolvedScope, @Body() dto: UpdateTeamDto) {
     return this.teams.update(scope.workspaceId, scope.resourceId, dto.data);
@@ -53,7 +57,11 @@ export class TeamController {
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Add a workspace member to a team; needs team:update' })
-  @ApiErrors([400, 'User is not a member of this organization', 'User is already a member of this team'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Team not found'])
+  @ApiErrors(
+    [400, 'User is not a member of this organization', 'User is already a member of this team'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Team not found'],
+  )
   addMember(@Scope() scope: ResolvedScope, @Body() dto: TeamMemberDto) {
     sameWorkspace(scope, dto.organizationId);
     return this.teams.addMember(scope.workspaceId, scope.resourceId, dto.userId);

@@ -58,10 +58,11 @@ export class TeamRepository {
   /** False when the user was not in the team. */
   async removeMember(workspaceId: string, teamId: string, userId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
     if (!isUuid(userId)) return false;
-    const [, affected] = await m.query(
-      `DELETE FROM team_member tm USING team t WHERE t.id = tm.team_id AND t.organization_id = $1 AND tm.team_id = $2 AND tm.user_id = $3`,
-      [workspaceId, teamId, userId.toLowerCase()],
-    );
+    const [, affected] = await m.query(`DELETE FROM team_member tm USING team t WHERE t.id = tm.team_id AND t.organization_id = $1 AND tm.team_id = $2 AND tm.user_id = $3`, [
+      workspaceId,
+      teamId,
+      userId.toLowerCase(),
+    ]);
     return affected > 0;
   }
 

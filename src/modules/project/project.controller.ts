@@ -33,10 +33,14 @@ export class ProjectController {
 
   // Before the `:id` routes, which would take "reorder" for an id.
   @Put('reorder')
-  @ApiAnswer("Project[]: every project of the workspace, archived ones included, in the new order")
+  @ApiAnswer('Project[]: every project of the workspace, archived ones included, in the new order')
   @RequirePermission('project', 'update', { kind: 'workspace', from: 'query', key: 'workspaceId' })
-  @ApiOperation({ summary: 'Reorder the workspace\'s projects: the listed ones take their positions, then all are renumbered 0..n-1, in one transaction' })
-  @ApiErrors([400, 'Project <id> does not belong to this workspace', 'Project <id> is listed more than once', 'workspaceId is required'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Workspace not found'])
+  @ApiOperation({ summary: "Reorder the workspace's projects: the listed ones take their positions, then all are renumbered 0..n-1, in one transaction" })
+  @ApiErrors(
+    [400, 'Project <id> does not belong to this workspace', 'Project <id> is listed more than once', 'workspaceId is required'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Workspace not found'],
+  )
   reorder(@Scope() scope: ResolvedScope, @Query() _q: WorkspaceQuery, @Body() dto: ReorderProjectsDto) {
     return this.projects.reorder(scope.workspaceId, dto.projects);
   }

@@ -83,7 +83,11 @@ export class ProjectRepository {
   }
 
   /** Writes the given fields (undefined = unchanged); undefined when the project is not in the workspace. */
-  update(workspaceId: string, id: string, fields: { name?: string; slug?: string; icon?: string | null; description?: string | null; is_public?: boolean }): Promise<ProjectRow | undefined> {
+  update(
+    workspaceId: string,
+    id: string,
+    fields: { name?: string; slug?: string; icon?: string | null; description?: string | null; is_public?: boolean },
+  ): Promise<ProjectRow | undefined> {
     const set = setClause(fields, 3);
     if (!set.params.length) return this.findInWorkspace(workspaceId, id);
     return this.write(`UPDATE project SET ${set.sql}, updated_at = now()`, workspaceId, id, set.params);

@@ -63,9 +63,7 @@ export class ProjectService {
 
   async update(workspaceId: string, id: string, dto: UpdateProjectDto): Promise<ProjectRecord> {
     try {
-      return this.found(
-        await this.projects.update(workspaceId, id, { name: dto.name, slug: dto.slug, icon: dto.icon, description: dto.description, is_public: dto.isPublic }),
-      );
+      return this.found(await this.projects.update(workspaceId, id, { name: dto.name, slug: dto.slug, icon: dto.icon, description: dto.description, is_public: dto.isPublic }));
     } catch (err) {
       if (isUniqueViolation(err, PROJECT_SLUG_INDEX)) throw new ConflictException(SLUG_TAKEN);
       throw err;
@@ -97,7 +95,12 @@ export class ProjectService {
         .map((p, index) => ({ p, key: requested.get(p.id) ?? p.position, listed: requested.has(p.id) ? 0 : 1, index }))
         .sort((a, b) => a.key - b.key || a.listed - b.listed || a.index - b.index);
       const moved = order.map((e, position) => ({ id: e.p.id, position })).filter((e, position) => order[position].p.position !== e.position);
-      await this.projects.setPositions(workspaceId, moved.map((e) => e.id), moved.map((e) => e.position), m);
+      await this.projects.setPositions(
+        workspaceId,
+        moved.map((e) => e.id),
+        moved.map((e) => e.position),
+        m,
+      );
       return order.map((e, position) => toProjectRecord({ ...e.p, position }));
     });
   }

@@ -13,7 +13,9 @@ export class PublicProjectController {
   @Public()
   @Get(':id')
   @ApiAnswer('Public project')
-  @ApiOperation({ summary: 'The read-only board of a project marked public: its columns with their tasks, planned and archived tasks; counted per client address against RATE_LIMIT_API' })
+  @ApiOperation({
+    summary: 'The read-only board of a project marked public: its columns with their tasks, planned and archived tasks; counted per client address against RATE_LIMIT_API',
+  })
   @ApiErrors([404, 'Project not found'], [429, 'Too many requests'])
   board(@Param('id') id: string, @Req() req: Request) {
     return this.boards.board(id, req.ip);

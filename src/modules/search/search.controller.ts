@@ -16,7 +16,11 @@ export class SearchController {
   @ApiAnswer('Search answer')
   @ApiKeyScopeCheckedByHandler()
   @ApiOperation({ summary: 'Search tasks, projects, workspaces, comments and activities in the caller’s workspaces' })
-  @ApiErrors([400, 'q must be at least 1 character', 'Limit must be at least 1', 'Limit must not exceed 50', 'type must be one of: all, tasks, projects, workspaces, comments, activities'], [403, 'Insufficient API key scope'], [404, 'Workspace not found', 'Project not found'])
+  @ApiErrors(
+    [400, 'q must be at least 1 character', 'Limit must be at least 1', 'Limit must not exceed 50', 'type must be one of: all, tasks, projects, workspaces, comments, activities'],
+    [403, 'Insufficient API key scope'],
+    [404, 'Workspace not found', 'Project not found'],
+  )
   search(@CurrentUser() user: AuthUser, @Query() query: SearchQueryDto) {
     return this.searchService.search(user, query);
   }

@@ -29,7 +29,13 @@ export interface SearchResult {
 /** With a projectId filter, a common word is found by walking that project's tasks, not everyone's. */
 function withinProject(v: Variant): Variant {
   const path = (p: Path): Path => (p === 'common' ? 'project' : p);
-  return { taskTitle: path(v.taskTitle), taskDescription: path(v.taskDescription), commentContent: path(v.commentContent), activityContent: path(v.activityContent), projectScoped: true };
+  return {
+    taskTitle: path(v.taskTitle),
+    taskDescription: path(v.taskDescription),
+    commentContent: path(v.commentContent),
+    activityContent: path(v.activityContent),
+    projectScoped: true,
+  };
 }
 
 @Injectable()

@@ -44,8 +44,8 @@ describe('access paths within one project', () => {
     expect(text).toContain('FROM task t JOIN task_text x ON x.task_id = t.id\n     WHERE t.project_id = $5::uuid');
     expect(text).toContain('CROSS JOIN LATERAL');
     // rare words keep the trigram index, filtered to the project after the fenced lookup
-    expect(text).toContain("x.description ILIKE $2 AND NOT (x.title ILIKE $2) AND x.workspace_id");
-    expect(text).toContain("OFFSET 0) x JOIN task t ON t.id = x.task_id\n     WHERE ($5::uuid IS NULL OR t.project_id = $5::uuid)");
+    expect(text).toContain('x.description ILIKE $2 AND NOT (x.title ILIKE $2) AND x.workspace_id');
+    expect(text).toContain('OFFSET 0) x JOIN task t ON t.id = x.task_id\n     WHERE ($5::uuid IS NULL OR t.project_id = $5::uuid)');
     expect(searchSql(['tasks', 'comments'], { ...v, projectScoped: false }).name).not.toBe(searchSql(['tasks', 'comments'], v).name);
   });
 });

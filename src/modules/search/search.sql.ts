@@ -74,8 +74,7 @@ const match = (col: string, path: Path) => (path === 'rare' ? `${col} ILIKE $2` 
  * ORDER BY … LIMIT lead the generic plan to walk the created_at index (measured 140 ms instead
  * of 1 ms at 100k tasks). For a common word that walk is the plan wanted, so there is no fence.
  */
-const taskText = (cond: string, path: Path) =>
-  `(SELECT x.* FROM task_text x WHERE ${cond} AND ${inScope('x.workspace_id')}${path === 'rare' ? ' OFFSET 0' : ''}) x`;
+const taskText = (cond: string, path: Path) => `(SELECT x.* FROM task_text x WHERE ${cond} AND ${inScope('x.workspace_id')}${path === 'rare' ? ' OFFSET 0' : ''}) x`;
 
 /**
  * Tasks whose text matches `cond` (on x = task_text), newest first, at most $3, with `extra`

@@ -37,7 +37,11 @@ export class TaskBulkController {
     summary:
       'Create up to 1,000 tasks in the project, each as a creation through the one write path (activity imported, event taskCreated), in one transaction; tasks that fail their checks are reported and the others imported',
   })
-  @ApiErrors([400, 'tasks must contain no more than 1000 elements', 'each task must be an object'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Project not found'])
+  @ApiErrors(
+    [400, 'tasks must contain no more than 1000 elements', 'each task must be an object'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Project not found'],
+  )
   import(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string, @Body() dto: ImportTasksDto) {
     return this.transfer.import(scope, user, projectId, dto);
   }
@@ -50,7 +54,13 @@ export class TaskBulkController {
       'One operation on up to 500 tasks of one workspace, all or nothing. Needs, like the single routes: delete → task:delete, updateAssignee → task:assign, addLabel/removeLabel → label:update, else task:update (an API key needs that scope too); updatedCount counts the tasks that changed',
   })
   @ApiErrors(
-    [400, 'All tasks of a bulk update must be in one workspace', 'value must be …', 'Invalid status "…". Valid statuses for this project: …', 'Assignee must be a member of this workspace'],
+    [
+      400,
+      'All tasks of a bulk update must be in one workspace',
+      'value must be …',
+      'Invalid status "…". Valid statuses for this project: …',
+      'Assignee must be a member of this workspace',
+    ],
     [403, 'Insufficient permissions', 'Insufficient API key scope'],
     [404, 'Task not found', 'Label not found'],
   )

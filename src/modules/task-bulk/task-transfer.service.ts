@@ -48,9 +48,7 @@ export interface ImportAnswer {
 }
 
 /** One task of an import once checked: what to write, or why not. */
-type Plan =
-  | { error: string }
-  | { task: ImportTaskDto; status: string | null; priority: Priority; userId: string | null; labels: ImportLabelDto[]; warnings: string[] };
+type Plan = { error: string } | { task: ImportTaskDto; status: string | null; priority: Priority; userId: string | null; labels: ImportLabelDto[]; warnings: string[] };
 
 /**
  * Export and import of a project's tasks (docs/compatibility.md, "Export and import"). The import
@@ -75,8 +73,14 @@ export class TaskTransferService {
     const [slugs, rows] = await Promise.all([this.tasks.statusSlugs(workspaceId, projectId), this.tasks.allInProject(workspaceId, projectId)]);
     const order = new Map([...slugs, ...VIRTUAL_STATUSES].map((s, i) => [s, i]));
     const rank = (r: TaskRow) => order.get(r.status) ?? order.size;
-    const sorted = rows.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map((e) => e.r);
-    const labels = await this.labels.onTasks(workspaceId, sorted.map((r) => r.id));
+    const sorted = rows
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+      .map((e) => e.r);
+    const labels = await this.labels.onTasks(
+      workspaceId,
+      sorted.map((r) => r.id),
+    );
     return {
       project: { name: project.name, slug: project.slug, description: project.description, exportedAt: new Date().toISOString() },
       tasks: sorted.map((r) => {

@@ -62,4 +62,3 @@ export class TaskRelationService {
     return toTaskRelationRecord(row);
   }
 }
-

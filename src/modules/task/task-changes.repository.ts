@@ -28,8 +28,7 @@ const TASK_COLUMNS = TASK_FIELDS.split(', ');
 const NO_EXTERNAL = 'NULL::text AS external_user_name, NULL::text AS external_user_avatar, NULL::text AS external_source, NULL::text AS external_url';
 
 /** `position` at the end of the column `statusSql` of project `projectSql` (SQL expressions). */
-const endOfColumn = (projectSql: string, statusSql: string) =>
-  `(SELECT COALESCE(MAX(position) + 1, 0) FROM task WHERE project_id = ${projectSql} AND status = ${statusSql})`;
+const endOfColumn = (projectSql: string, statusSql: string) => `(SELECT COALESCE(MAX(position) + 1, 0) FROM task WHERE project_id = ${projectSql} AND status = ${statusSql})`;
 
 /**
  * `INSERT INTO activity` of the history rows that `source` selects, by `actorSql`, in `ord` order

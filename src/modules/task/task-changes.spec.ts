@@ -54,9 +54,7 @@ describe('diffTask', () => {
   });
 
   it('tells assigning from unassigning', () => {
-    expect(diffTask(task(), { userId: 'u2' }).activities).toEqual([
-      { type: 'assignee_changed', content: 'changed the assignee', eventData: { oldUserId: null, newUserId: 'u2' } },
-    ]);
+    expect(diffTask(task(), { userId: 'u2' }).activities).toEqual([{ type: 'assignee_changed', content: 'changed the assignee', eventData: { oldUserId: null, newUserId: 'u2' } }]);
     expect(diffTask(task({ user_id: 'u2' }), { userId: null }).activities).toEqual([
       { type: 'unassigned', content: 'unassigned the task', eventData: { oldUserId: 'u2', newUserId: null } },
     ]);

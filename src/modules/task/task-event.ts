@@ -8,14 +8,7 @@
  * PERSONAL_EVENT_KINDS are only ever told to people (the assignee's notifications,
  * docs/notifications.md), never to a project integration.
  */
-export const TASK_EVENT_KINDS = [
-  'taskCreated',
-  'taskStatusChanged',
-  'taskPriorityChanged',
-  'taskTitleChanged',
-  'taskDescriptionChanged',
-  'taskCommentCreated',
-] as const;
+export const TASK_EVENT_KINDS = ['taskCreated', 'taskStatusChanged', 'taskPriorityChanged', 'taskTitleChanged', 'taskDescriptionChanged', 'taskCommentCreated'] as const;
 export type TaskEventKind = (typeof TASK_EVENT_KINDS)[number];
 
 /** Kinds that only notify users: an assignment, and time logged on a task. */

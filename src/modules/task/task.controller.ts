@@ -32,7 +32,7 @@ export class TaskController {
   @ApiAnswer('Task')
   @HttpCode(200)
   @RequirePermission('task', 'create', PROJECT)
-  @ApiOperation({ summary: "Create a task: next number of the project, end of its column (assigning needs task:assign)" })
+  @ApiOperation({ summary: 'Create a task: next number of the project, end of its column (assigning needs task:assign)' })
   create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string, @Body() dto: CreateTaskDto) {
     return this.tasks.create(scope, user, projectId, dto);
   }
@@ -49,7 +49,17 @@ export class TaskController {
   @ApiAnswer('Move answer')
   @RequirePermission('task', 'update', TASK)
   @ApiOperation({ summary: 'Move a task to another project of the same workspace' })
-  @ApiErrors([400, 'Tasks can only be moved within the same workspace', 'Task is already in that project', 'Selected status is not valid for the destination project', 'destinationProjectId must be a string'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Task not found', 'Project not found'])
+  @ApiErrors(
+    [
+      400,
+      'Tasks can only be moved within the same workspace',
+      'Task is already in that project',
+      'Selected status is not valid for the destination project',
+      'destinationProjectId must be a string',
+    ],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Task not found', 'Project not found'],
+  )
   move(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: MoveTaskDto) {
     return this.tasks.move(scope, user, id, dto);
   }
@@ -109,7 +119,11 @@ export class TaskController {
   @ApiAnswer('Task')
   @RequirePermission('task', 'update', TASK)
   @ApiOperation({ summary: 'Update several fields; changing the assignee also needs task:assign; projectId, when sent, must be the current project' })
-  @ApiErrors([400, 'Use PUT /task/move/{id} to move a task to another project', 'Invalid status "…". Valid statuses for this project: …', 'Assignee must be a member of this workspace'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Task not found'])
+  @ApiErrors(
+    [400, 'Use PUT /task/move/{id} to move a task to another project', 'Invalid status "…". Valid statuses for this project: …', 'Assignee must be a member of this workspace'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Task not found'],
+  )
   update(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: UpdateTaskDto) {
     return this.tasks.update(scope, user, id, dto);
   }

@@ -54,20 +54,22 @@ export class TaskRepository {
    * The task as an update reads it, with `lock` ('' or a row lock clause) and, with `withSlugs`,
    * the column slugs (board order) of its project, which a new status is checked against.
    */
-  async findForUpdate(workspaceId: string, id: string, opts: { withSlugs: boolean; lock: '' | 'FOR NO KEY UPDATE' }, m: EntityManager = this.ds.manager): Promise<(TaskRow & { slugs?: string[] }) | undefined> {
-    const slugs = opts.withSlugs
-      ? `, ARRAY(SELECT c.slug FROM board_column c WHERE c.project_id = task.project_id ORDER BY c.position, c.created_at, c.id) AS slugs`
-      : '';
+  async findForUpdate(
+    workspaceId: string,
+    id: string,
+    opts: { withSlugs: boolean; lock: '' | 'FOR NO KEY UPDATE' },
+    m: EntityManager = this.ds.manager,
+  ): Promise<(TaskRow & { slugs?: string[] }) | undefined> {
+    const slugs = opts.withSlugs ? `, ARRAY(SELECT c.slug FROM board_column c WHERE c.project_id = task.project_id ORDER BY c.position, c.created_at, c.id) AS slugs` : '';
     return firstRow(m, `SELECT ${TASK_FIELDS}${slugs} FROM task WHERE id = $1 AND workspace_id = $2 ${opts.lock}`, [id, workspaceId]);
   }
 
   /** The column slugs of a project in board order (to say which statuses are valid). */
   async statusSlugs(workspaceId: string, projectId: string): Promise<string[]> {
-    const found = await rows<{ slug: string }>(
-      this.ds.manager,
-      `SELECT slug FROM board_column WHERE project_id = $1 AND workspace_id = $2 ORDER BY position, created_at, id`,
-      [projectId, workspaceId],
-    );
+    const found = await rows<{ slug: string }>(this.ds.manager, `SELECT slug FROM board_column WHERE project_id = $1 AND workspace_id = $2 ORDER BY position, created_at, id`, [
+      projectId,
+      workspaceId,
+    ]);
     return found.map((r) => r.slug);
   }
 
@@ -107,9 +109,7 @@ export class TaskRepository {
    * order, so two bulk updates of overlapping tasks wait for each other instead of deadlocking.
    */
   findManyForUpdate(workspaceId: string, ids: string[], withSlugs: boolean, m: EntityManager): Promise<(TaskRow & { slugs?: string[] })[]> {
-    const slugs = withSlugs
-      ? `, ARRAY(SELECT c.slug FROM board_column c WHERE c.project_id = task.project_id ORDER BY c.position, c.created_at, c.id) AS slugs`
-      : '';
+    const slugs = withSlugs ? `, ARRAY(SELECT c.slug FROM board_column c WHERE c.project_id = task.project_id ORDER BY c.position, c.created_at, c.id) AS slugs` : '';
     return rows(m, `SELECT ${TASK_FIELDS}${slugs} FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2 ORDER BY id FOR NO KEY UPDATE`, [ids, workspaceId]);
   }
 

@@ -44,7 +44,11 @@ export class TimeEntryController {
   @ApiAnswer('Time entry')
   @RequirePermission('task', 'update', ENTRY)
   @ApiOperation({ summary: 'Replace start, end (null: a running timer) and description; duration is recomputed in seconds' })
-  @ApiErrors([400, 'Start time cannot be after end time', 'startTime must be a valid ISO 8601 date string'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Time entry not found'])
+  @ApiErrors(
+    [400, 'Start time cannot be after end time', 'startTime must be a valid ISO 8601 date string'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Time entry not found'],
+  )
   update(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string, @Body() dto: UpdateTimeEntryDto) {
     return this.entries.update(scope.workspaceId, id, dto);
   }

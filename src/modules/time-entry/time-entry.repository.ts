@@ -53,10 +53,7 @@ export class TimeEntryRepository {
   }
 
   findInWorkspace(workspaceId: string, id: string, opts: { lock?: boolean } = {}, m: EntityManager = this.ds.manager): Promise<TimeEntryRow | undefined> {
-    return firstRow<TimeEntryRow>(m, `SELECT ${TIME_ENTRY_FIELDS} FROM time_entry WHERE id = $1 AND workspace_id = $2 ${opts.lock ? 'FOR NO KEY UPDATE' : ''}`, [
-      id,
-      workspaceId,
-    ]);
+    return firstRow<TimeEntryRow>(m, `SELECT ${TIME_ENTRY_FIELDS} FROM time_entry WHERE id = $1 AND workspace_id = $2 ${opts.lock ? 'FOR NO KEY UPDATE' : ''}`, [id, workspaceId]);
   }
 
   update(workspaceId: string, id: string, fields: TimeEntryFields, m: EntityManager): Promise<TimeEntryRow | undefined> {

@@ -76,7 +76,10 @@ describe('who may open it', () => {
     const revoked = (await t.api.signUp()).token;
     expect((await t.api.post('/auth/sign-out', undefined, revoked)).status).toBe(200);
     for (const path of ['', '/', '/api/queues', '/queue/email', '/static/css/does-not-matter.css']) {
-      for (const headers of [{}, bearer('not-a-token'), bearer(revoked), bearer('tdm_not-a-key'), { 'x-api-key': 'tdm_not-a-key' }, { cookie: 'tandem_queues=forged' }] as Record<string, string>[]) {
+      for (const headers of [{}, bearer('not-a-token'), bearer(revoked), bearer('tdm_not-a-key'), { 'x-api-key': 'tdm_not-a-key' }, { cookie: 'tandem_queues=forged' }] as Record<
+        string,
+        string
+      >[]) {
         expect([path, headers, statusAndBody(await dashboard(path, headers))]).toEqual([path, headers, UNAUTHORIZED]);
       }
     }
@@ -94,7 +97,7 @@ describe('who may open it', () => {
     expect(await dashboardConnections()).toBe(0);
   });
 
-  it('API keys are refused, even an instance admin\'s', async () => {
+  it("API keys are refused, even an instance admin's", async () => {
     const unscoped = await apiKey(admin.token);
     const scoped = await apiKey(admin.token, { permissions: { task: ['read'] } });
     for (const key of [unscoped, scoped]) {
@@ -150,7 +153,7 @@ describe('in a browser', () => {
     expect(statusAndBody(await dashboard('/api/queues', { cookie }))).toEqual(UNAUTHORIZED);
   });
 
-  it('a change through the cookie must come from the dashboard\'s own origin', async () => {
+  it("a change through the cookie must come from the dashboard's own origin", async () => {
     const { cookie } = await openSession(admin.token);
     const pause = (headers: Record<string, string>) => dashboard(`/api/queues/${QueueName.Email}/pause`, { cookie, ...headers }, { method: 'PUT' });
     const refused = { status: 403, body: { message: 'Cross-origin request refused' } };
@@ -216,9 +219,17 @@ describe('what it shows and allows', () => {
       expect(shown.data.kind).toBe('taskTitleChanged');
       for (const secret of ['Secret plan', 'Do not tell anyone', 'Apollo', 'Mo Member']) expect(res.text).not.toContain(secret);
 
-      const edit = await dashboard(`/api/queues/${QueueName.TaskEvents}/${job.id}/update-data`, { ...bearer(admin.token), 'content-type': 'application/json' }, { method: 'PATCH', body: JSON.stringify({ data: { task: { title: '[hidden]' } } }) });
+      const edit = await dashboard(
+        `/api/queues/${QueueName.TaskEvents}/${job.id}/update-data`,
+        { ...bearer(admin.token), 'content-type': 'application/json' },
+        { method: 'PATCH', body: JSON.stringify({ data: { task: { title: '[hidden]' } } }) },
+      );
       expect(edit.status).toBe(403);
-      const add = await dashboard(`/api/queues/${QueueName.Email}/add`, { ...bearer(admin.token), 'content-type': 'application/json' }, { method: 'POST', body: JSON.stringify({ name: 'invitation', data: {} }) });
+      const add = await dashboard(
+        `/api/queues/${QueueName.Email}/add`,
+        { ...bearer(admin.token), 'content-type': 'application/json' },
+        { method: 'POST', body: JSON.stringify({ name: 'invitation', data: {} }) },
+      );
       expect(add.status).toBe(403);
       expect((await queue.getJob(job.id!))!.data.task.title).toBe('Secret plan');
     } finally {
@@ -232,7 +243,7 @@ describe('what it shows and allows', () => {
     expect(doc.paths['/api/admin/queues/session'].post['x-access']).toBe('Signed in with a session token, as an instance admin; API keys are refused.');
   });
 
-  it('an unknown path under it, for an admin, is the API\'s usual 404', async () => {
+  it("an unknown path under it, for an admin, is the API's usual 404", async () => {
     const res = await dashboard('/api/no-such-thing', bearer(admin.token));
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: expect.any(String) });

@@ -145,7 +145,10 @@ describe('email verification', () => {
       expect([callbackURL, res.status, res.body]).toEqual([callbackURL, 400, { message: 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL' }]);
     }
     // null means "none", as an absent field.
-    for (const [path, field] of [['/auth/send-verification-email', 'callbackURL'], ['/auth/request-password-reset', 'redirectTo']]) {
+    for (const [path, field] of [
+      ['/auth/send-verification-email', 'callbackURL'],
+      ['/auth/request-password-reset', 'redirectTo'],
+    ]) {
       const none = await t.api.post(path, { email: address(), [field]: null });
       expect([path, none.status, none.body]).toEqual([path, 200, { status: true }]);
     }
@@ -298,7 +301,11 @@ describe('change password', () => {
     expect((await t.api.get('/auth/get-session', other)).status).toBe(401);
     expect((await t.api.get('/auth/get-session', u.token)).status).toBe(200);
 
-    for (const [password, status] of [['first password', 401], ['second password', 401], ['third password', 200]] as const) {
+    for (const [password, status] of [
+      ['first password', 401],
+      ['second password', 401],
+      ['third password', 200],
+    ] as const) {
       expect([password, (await t.api.post('/auth/sign-in/email', { email: u.user.email, password })).status]).toEqual([password, status]);
     }
   });
@@ -315,8 +322,22 @@ describe('sessions', () => {
     const list = await t.api.get('/auth/list-sessions', laptop);
     expect(list.status).toBe(200);
     expect(list.body).toEqual([
-      { id: expect.any(String), createdAt: expect.any(String), expiresAt: expect.any(String), ipAddress: expect.stringContaining('127.0.0.1'), userAgent: 'Phone App/2.0', current: false },
-      { id: expect.any(String), createdAt: expect.any(String), expiresAt: expect.any(String), ipAddress: expect.stringContaining('127.0.0.1'), userAgent: 'Laptop Browser/1.0', current: true },
+      {
+        id: expect.any(String),
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+        ipAddress: expect.stringContaining('127.0.0.1'),
+        userAgent: 'Phone App/2.0',
+        current: false,
+      },
+      {
+        id: expect.any(String),
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+        ipAddress: expect.stringContaining('127.0.0.1'),
+        userAgent: 'Laptop Browser/1.0',
+        current: true,
+      },
     ]);
     const phoneId = list.body[0].id;
     expect((await t.api.get('/auth/list-sessions', phone)).body.map((s: any) => s.current)).toEqual([true, false]);
@@ -386,7 +407,9 @@ describe('invitations addressed to me', () => {
 
     const mine = await t.api.get('/auth/organization/list-user-invitations', invitee.token);
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual([{ id: inv.body.id, organizationId: ws.id, organizationName: 'Studio North', role: 'admin', inviterName: 'Olga Owner', expiresAt: inv.body.expiresAt }]);
+    expect(mine.body).toEqual([
+      { id: inv.body.id, organizationId: ws.id, organizationName: 'Studio North', role: 'admin', inviterName: 'Olga Owner', expiresAt: inv.body.expiresAt },
+    ]);
     const theirs = await t.api.get('/auth/organization/list-user-invitations', other.token);
     expect([theirs.status, theirs.body]).toEqual([200, []]);
     const inviter = await t.api.get('/auth/organization/list-user-invitations', owner.token);
@@ -436,7 +459,10 @@ describe('API role alone: the same work for known and unknown addresses, counted
     // No token exists before the worker sends an email.
     expect(await sql(api.databaseUrl, `SELECT 1 FROM user_token`)).toEqual([]);
 
-    for (const [path, email] of [['/auth/request-password-reset', unknown], ['/auth/send-verification-email', known.user.email]]) {
+    for (const [path, email] of [
+      ['/auth/request-password-reset', unknown],
+      ['/auth/send-verification-email', known.user.email],
+    ]) {
       const limited = await api.api.post(path, { email });
       expect([path, limited.status, limited.body]).toEqual([path, 429, { message: 'Too many requests' }]);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

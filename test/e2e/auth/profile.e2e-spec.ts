@@ -102,7 +102,9 @@ describe('POST /auth/delete-user', () => {
     expect([refused.status, refused.body]).toEqual([400, { message: 'Transfer ownership or delete the workspace first' }]);
     const scoped = (await t.api.post('/auth/api-key/create', { permissions: { workspace: ['read'] } }, owner.token)).body.key;
     expect((await t.api.post('/auth/delete-user', { password: owner.password }, scoped)).body).toEqual({ message: 'Insufficient API key scope' });
-    expect((await t.api.post('/auth/delete-user', {}, owner.token)).body).toEqual({ message: 'password must be shorter than or equal to 128 characters, password must be a string' });
+    expect((await t.api.post('/auth/delete-user', {}, owner.token)).body).toEqual({
+      message: 'password must be shorter than or equal to 128 characters, password must be a string',
+    });
     expect((await t.api.get('/auth/get-session', owner.token)).status).toBe(200);
     expect((await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM workspace WHERE id = ANY($1::uuid[])`, [[workspaceId, solo.id]]))[0].n).toBe(2);
 

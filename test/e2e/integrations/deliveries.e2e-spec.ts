@@ -24,8 +24,7 @@ async function project() {
   return { token: owner.token, workspaceId, projectId: p.id as string };
 }
 
-const list = (projectId: string, token: string, query = '', type = 'generic-webhook') =>
-  t.api.get(`/${type}-integration/project/${projectId}/deliveries${query}`, token);
+const list = (projectId: string, token: string, query = '', type = 'generic-webhook') => t.api.get(`/${type}-integration/project/${projectId}/deliveries${query}`, token);
 
 const redeliveryJobs = (deliveryId: string) =>
   sql(t.databaseUrl, `SELECT id, queue, name, payload FROM outbox WHERE payload->>'deliveryId' = $1 ORDER BY created_at, id`, [deliveryId]);
@@ -96,9 +95,7 @@ describe('delivery log', () => {
         [workspaceId, projectId],
       )
     ).map((r) => r.id as string);
-    const expected = (
-      await sql(t.databaseUrl, `SELECT id FROM delivery WHERE id = ANY($1) ORDER BY created_at DESC, id DESC`, [ids])
-    ).map((r) => r.id as string);
+    const expected = (await sql(t.databaseUrl, `SELECT id FROM delivery WHERE id = ANY($1) ORDER BY created_at DESC, id DESC`, [ids])).map((r) => r.id as string);
 
     const first = await list(projectId, token, '', 'communitychat');
     expect(first.body.deliveries.map((d: any) => d.id)).toEqual(expected.slice(0, 50));

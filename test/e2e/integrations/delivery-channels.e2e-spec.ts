@@ -193,7 +193,7 @@ describe('which events go where', () => {
     expect((await t.api.put(`/task/status/${task.id}`, { status: 'done' }, owner.token)).status).toBe(200);
     expect((await t.api.post(`/comment/${task.id}`, { content: 'flagged' }, owner.token)).status).toBe(200);
     await receiver.waitFor(witnessPath, 3);
-    await until('the witness\'s deliveries recorded', async () => (await deliveriesOf(t, witness)).filter((d) => d.status === 'delivered').length === 3);
+    await until("the witness's deliveries recorded", async () => (await deliveriesOf(t, witness)).filter((d) => d.status === 'delivered').length === 3);
 
     expect((await deliveriesOf(t, flagged)).map((d) => d.event)).toEqual(['task.comment_created']);
     const [comment] = await receiver.waitFor(flaggedPath, 1);

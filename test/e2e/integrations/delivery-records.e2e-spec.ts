@@ -68,7 +68,7 @@ describe('fan-out', () => {
     expect(await deliveriesOf(t, integrationId)).toHaveLength(1);
   });
 
-  it('a packed job fans out every event in it, to each event\'s own project; one unreadable event fails the job for good, the others are delivered', async () => {
+  it("a packed job fans out every event in it, to each event's own project; one unreadable event fails the job for good, the others are delivered", async () => {
     const a = await board();
     const b = await board();
     const pathA = `/hooks/${rand()}`;

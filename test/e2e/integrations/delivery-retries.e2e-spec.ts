@@ -144,7 +144,12 @@ describe('transactions', () => {
     const [row] = await sql(t.databaseUrl, `SELECT * FROM task WHERE id = $1`, [task.id]);
     await expect(
       ds.transaction(async (m) => {
-        const written = await changes.update(row, { set: { title: 'Lost' }, activities: [{ type: 'title_changed', content: 'x', eventData: { oldTitle: 'Kept', newTitle: 'Lost' } }] }, owner.user.id, m);
+        const written = await changes.update(
+          row,
+          { set: { title: 'Lost' }, activities: [{ type: 'title_changed', content: 'x', eventData: { oldTitle: 'Kept', newTitle: 'Lost' } }] },
+          owner.user.id,
+          m,
+        );
         expect(written?.title).toBe('Lost');
         throw new Error('roll back');
       }),

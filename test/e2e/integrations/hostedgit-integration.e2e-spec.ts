@@ -45,7 +45,11 @@ async function board() {
 async function linked(fields: Record<string, unknown> = {}) {
   const b = await board();
   const name = `repo-${n}`;
-  const res = await t.api.post(`/hostedgit-integration/project/${b.project.id}`, { repositoryOwner: 'Octo', repositoryName: name, installationId: INSTALLATION, ...fields }, b.owner.token);
+  const res = await t.api.post(
+    `/hostedgit-integration/project/${b.project.id}`,
+    { repositoryOwner: 'Octo', repositoryName: name, installationId: INSTALLATION, ...fields },
+    b.owner.token,
+  );
   expect(res.status).toBe(200);
   const repository = { id: n, name, full_name: `Octo/${name}`, owner: { login: 'Octo' }, html_url: `https://hosted.example/Octo/${name}` };
   const send = (event: string, payload: Record<string, unknown>, o: { deliveryId?: string; signature?: string } = {}) =>
@@ -173,7 +177,15 @@ describe('inbound hostedgit webhook', () => {
     const pr = (action: string, merged = false) => ({
       action,
       number: 12,
-      pull_request: { number: 12, title: 'Work', body: null, state: action === 'closed' ? 'closed' : 'open', merged, head: { ref: `${slug}-${t2.number}-work` }, html_url: 'https://hosted.example/pr/12' },
+      pull_request: {
+        number: 12,
+        title: 'Work',
+        body: null,
+        state: action === 'closed' ? 'closed' : 'open',
+        merged,
+        head: { ref: `${slug}-${t2.number}-work` },
+        html_url: 'https://hosted.example/pr/12',
+      },
     });
     await send('pull_request', pr('opened'));
     expect((await task(t2.id)).status).toBe('in-review');
@@ -184,17 +196,28 @@ describe('inbound hostedgit webhook', () => {
     expect((await task(id)).status).toBe('done');
     await send('issues', { action: 'reopened', issue: issue(3, 'From hostedgit') });
     expect((await task(id)).status).toBe('to-do');
-    const comment = await send('issue_comment', { action: 'created', issue: issue(3, 'From hostedgit'), comment: { id: 99, body: 'LGTM', user: { login: 'mona', avatar_url: 'https://a/mona' }, html_url: 'https://hosted.example/c/99' } });
+    const comment = await send('issue_comment', {
+      action: 'created',
+      issue: issue(3, 'From hostedgit'),
+      comment: { id: 99, body: 'LGTM', user: { login: 'mona', avatar_url: 'https://a/mona' }, html_url: 'https://hosted.example/c/99' },
+    });
     expect(comment.body.outcome).toBe('applied');
     const [copied] = await sql(t.databaseUrl, `SELECT content, external_user_name, external_source, external_url FROM activity WHERE task_id = $1 AND type = 'comment'`, [id]);
     expect(copied).toEqual({ content: 'LGTM', external_user_name: 'mona', external_source: 'hostedgit', external_url: 'https://hosted.example/c/99' });
     // A comment on a pull request is not an issue comment.
-    expect((await send('issue_comment', { action: 'created', issue: issue(12, 'Work', { pull_request: { url: 'x' } }), comment: { id: 100, body: 'nit', user: { login: 'mona' } } })).body.outcome).toBe('ignored');
+    expect(
+      (await send('issue_comment', { action: 'created', issue: issue(12, 'Work', { pull_request: { url: 'x' } }), comment: { id: 100, body: 'nit', user: { login: 'mona' } } }))
+        .body.outcome,
+    ).toBe('ignored');
   });
 
   it('events of a repository no active integration links, or of another installation, are ignored', async () => {
     const { project, issue, repository } = await linked();
-    const stray = await sendHostedgitWebhook(webhookUrl, SECRET, 'issues', { action: 'opened', issue: issue(1, 'x'), repository: { ...repository, name: 'unlinked', full_name: 'Octo/unlinked' } });
+    const stray = await sendHostedgitWebhook(webhookUrl, SECRET, 'issues', {
+      action: 'opened',
+      issue: issue(1, 'x'),
+      repository: { ...repository, name: 'unlinked', full_name: 'Octo/unlinked' },
+    });
     expect(stray.body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'No active integration links this repository' });
     const other = await sendHostedgitWebhook(webhookUrl, SECRET, 'issues', { action: 'opened', issue: issue(1, 'x'), repository, installation: { id: 1 } });
     expect(other.body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'The event comes from another installation of the App' });
@@ -206,13 +229,25 @@ describe('inbound hostedgit webhook', () => {
     const opened = await send('issues', { action: 'opened', issue: issue(5, 'Needs a link') });
     const id = opened.body.taskIds[0];
     const posted = github.posted.filter((p) => p.repo === `Octo/${name}`);
-    expect(posted).toEqual([{ repo: `Octo/${name}`, number: 5, body: `Tracked in Tandem as ${slug}-1: ${CLIENT_URL}/projects/${project.id}/tasks/${id}`, id: expect.any(Number), installation: INSTALLATION }]);
+    expect(posted).toEqual([
+      {
+        repo: `Octo/${name}`,
+        number: 5,
+        body: `Tracked in Tandem as ${slug}-1: ${CLIENT_URL}/projects/${project.id}/tasks/${id}`,
+        id: expect.any(Number),
+        installation: INSTALLATION,
+      },
+    ]);
     // The token came from the installation-token endpoint, asked with the App's JWT (verified by the fake with the public key).
     const tokenCalls = github.requests.filter((r) => r.path === `/app/installations/${INSTALLATION}/access_tokens`);
     expect(tokenCalls.length).toBeGreaterThanOrEqual(1);
     expect(String(tokenCalls[0].headers.authorization)).toMatch(/^bearer /i);
     // The echo of that comment is not copied; further events post nothing more.
-    const echo = await send('issue_comment', { action: 'created', issue: issue(5, 'Needs a link'), comment: { id: posted[0].id, body: posted[0].body, user: { login: 'tandem[bot]' } } });
+    const echo = await send('issue_comment', {
+      action: 'created',
+      issue: issue(5, 'Needs a link'),
+      comment: { id: posted[0].id, body: posted[0].body, user: { login: 'tandem[bot]' } },
+    });
     expect(echo.body.outcome).toBe('unchanged');
     await send('issues', { action: 'edited', issue: issue(5, 'Needs a link, really') });
     expect(github.posted.filter((p) => p.repo === `Octo/${name}`)).toHaveLength(1);
@@ -226,7 +261,12 @@ describe('inbound hostedgit webhook', () => {
     await hooks.waitFor(path, 1);
     await send('push', { ref: `refs/heads/${slug}-${a.number}`, after: 'c'.repeat(40) });
     const [, changed] = await hooks.waitFor(path, 2);
-    expect(changed.json).toMatchObject({ event: 'task.status_changed', actor: null, task: { id: a.id, status: 'in-progress' }, data: { oldStatus: 'to-do', newStatus: 'in-progress' } });
+    expect(changed.json).toMatchObject({
+      event: 'task.status_changed',
+      actor: null,
+      task: { id: a.id, status: 'in-progress' },
+      data: { oldStatus: 'to-do', newStatus: 'in-progress' },
+    });
   });
 });
 

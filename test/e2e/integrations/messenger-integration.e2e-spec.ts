@@ -41,7 +41,19 @@ describe('messenger integration', () => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
-    expect(Object.keys(created.body)).toEqual(['id', 'projectId', 'chatId', 'threadId', 'chatLabel', 'botTokenConfigured', 'maskedBotToken', 'events', 'isActive', 'createdAt', 'updatedAt']);
+    expect(Object.keys(created.body)).toEqual([
+      'id',
+      'projectId',
+      'chatId',
+      'threadId',
+      'chatLabel',
+      'botTokenConfigured',
+      'maskedBotToken',
+      'events',
+      'isActive',
+      'createdAt',
+      'updatedAt',
+    ]);
     expect(created.text).not.toContain(TOKEN_SECRET);
 
     const read = await t.api.get(path(projectId), token);
@@ -81,7 +93,9 @@ describe('messenger integration', () => {
 
   it('POST again replaces in place: same id and createdAt, omitted fields back to their defaults, active again', async () => {
     const { token, projectId } = await project();
-    const first = (await t.api.post(path(projectId), { botToken: BOT_TOKEN, chatId: '1', threadId: 9, chatLabel: 'L', events: { taskTitleChanged: true, taskCreated: false } }, token)).body;
+    const first = (
+      await t.api.post(path(projectId), { botToken: BOT_TOKEN, chatId: '1', threadId: 9, chatLabel: 'L', events: { taskTitleChanged: true, taskCreated: false } }, token)
+    ).body;
     expect(first.events).toEqual({ ...DEFAULT_EVENTS, taskTitleChanged: true, taskCreated: false });
     await t.api.patch(path(projectId), { isActive: false }, token);
 

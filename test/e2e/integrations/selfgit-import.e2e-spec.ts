@@ -113,7 +113,11 @@ describe('POST /selfgit-integration/import-issues', () => {
 
     // Every created task told the project's webhook, through the outbox.
     await until('120 task.created events', () => events(hookPath, 'task.created').length >= 120);
-    expect(events(hookPath, 'task.created').map((r) => r.json.task.title).sort()).toEqual(tasks.map((x) => x.title).sort());
+    expect(
+      events(hookPath, 'task.created')
+        .map((r) => r.json.task.title)
+        .sort(),
+    ).toEqual(tasks.map((x) => x.title).sort());
 
     const again = await importIssues();
     expect(again.body).toEqual({ imported: 0, updated: 0, skipped: 120, errors: [] });
@@ -137,8 +141,7 @@ describe('POST /selfgit-integration/import-issues', () => {
 
   it('an issue that fails is listed in errors and the rest imported; the next run picks it up', async () => {
     const { project, repo, importIssues } = await linked([issue(1), issue(2, { comments: [{ id: 21, body: 'hi', user: 'x' }] }), issue(3)]);
-    git.intercept = (r: RecordedRequest) =>
-      r.path === `/api/v1/repos/acme/${repo.name}/issues/2/comments` ? { status: 500, body: { message: 'boom' } } : undefined;
+    git.intercept = (r: RecordedRequest) => (r.path === `/api/v1/repos/acme/${repo.name}/issues/2/comments` ? { status: 500, body: { message: 'boom' } } : undefined);
     const first = await importIssues();
     expect(first.body).toEqual({ imported: 2, updated: 0, skipped: 0, errors: ['Issue #2: its comments could not be read (HTTP 500)'] });
     expect((await tasksOf(project.id)).map((x) => x.title)).toEqual(['Issue 1', 'Issue 3']);

@@ -52,7 +52,8 @@ async function linked(opts: { commentTaskLink?: boolean; hooks?: boolean } = {})
 
 const task = async (id: string) => (await sql(t.databaseUrl, `SELECT id, number, title, description, status, priority FROM task WHERE id = $1`, [id]))[0];
 const tasksOf = (projectId: string) => sql(t.databaseUrl, `SELECT id, number, title, status FROM task WHERE project_id = $1 ORDER BY number`, [projectId]);
-const activities = (taskId: string) => sql(t.databaseUrl, `SELECT type, content, user_id, external_user_name, external_source FROM activity WHERE task_id = $1 ORDER BY created_at`, [taskId]);
+const activities = (taskId: string) =>
+  sql(t.databaseUrl, `SELECT type, content, user_id, external_user_name, external_source FROM activity WHERE task_id = $1 ORDER BY created_at`, [taskId]);
 
 const push = (repository: unknown, branch: string) => ({ ref: `refs/heads/${branch}`, before: '0'.repeat(40), after: 'a'.repeat(40), commits: [], repository });
 const pull = (repository: unknown, action: string, number: number, branch: string, merged = false, title = `PR ${number}`) => ({
@@ -85,7 +86,13 @@ describe('inbound selfgit webhook: issues and comments', () => {
     expect((await send('issues', issuePayload('edited', i))).body).toEqual({ ok: true, outcome: 'unchanged', taskIds: [] });
 
     const comment = { id: 77, body: 'Same here', user: 'zoe' };
-    const res = await send('issue_comment', { action: 'created', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, comment), repository: git.repositoryJson(repo), is_pull: false });
+    const res = await send('issue_comment', {
+      action: 'created',
+      issue: git.issueJson(repo, i),
+      comment: git.commentJson(repo, i, comment),
+      repository: git.repositoryJson(repo),
+      is_pull: false,
+    });
     expect(res.body).toEqual({ ok: true, outcome: 'applied', taskIds: [id] });
     const history = await activities(id);
     expect(history.map((a) => a.type)).toEqual(['created', 'title_changed', 'status_changed', 'status_changed', 'comment']);
@@ -93,20 +100,48 @@ describe('inbound selfgit webhook: issues and comments', () => {
     expect(history[4]).toMatchObject({ content: 'Same here', external_user_name: 'zoe', external_source: 'selfgit' });
 
     // A comment on a pull request, an edited comment, and an unknown event are ignored.
-    expect((await send('issue_comment', { action: 'created', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, { ...comment, id: 78 }), repository: git.repositoryJson(repo), is_pull: true })).body).toMatchObject({ outcome: 'ignored' });
-    expect((await send('issue_comment', { action: 'edited', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, comment), repository: git.repositoryJson(repo) })).body).toMatchObject({ outcome: 'ignored' });
-    expect((await send('release', { action: 'published', repository: git.repositoryJson(repo) })).body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'Event release is not used' });
+    expect(
+      (
+        await send('issue_comment', {
+          action: 'created',
+          issue: git.issueJson(repo, i),
+          comment: git.commentJson(repo, i, { ...comment, id: 78 }),
+          repository: git.repositoryJson(repo),
+          is_pull: true,
+        })
+      ).body,
+    ).toMatchObject({ outcome: 'ignored' });
+    expect(
+      (await send('issue_comment', { action: 'edited', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, comment), repository: git.repositoryJson(repo) })).body,
+    ).toMatchObject({ outcome: 'ignored' });
+    expect((await send('release', { action: 'published', repository: git.repositoryJson(repo) })).body).toEqual({
+      ok: true,
+      outcome: 'ignored',
+      taskIds: [],
+      reason: 'Event release is not used',
+    });
     expect(await tasksOf(project.id)).toHaveLength(1);
   });
 
   it('a comment on an issue without a task creates the task first; a closed issue starts in done', async () => {
     const { project, send, repo } = await linked();
     const i: FakeIssue = { number: 3, title: 'Docs typo' };
-    const res = await send('issue_comment', { action: 'created', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, { id: 1, body: 'typo in README', user: 'x' }), repository: git.repositoryJson(repo), is_pull: false });
+    const res = await send('issue_comment', {
+      action: 'created',
+      issue: git.issueJson(repo, i),
+      comment: git.commentJson(repo, i, { id: 1, body: 'typo in README', user: 'x' }),
+      repository: git.repositoryJson(repo),
+      is_pull: false,
+    });
     const [created] = await tasksOf(project.id);
     expect(res.body.taskIds).toEqual([created.id]);
     expect((await activities(created.id)).map((a) => a.type)).toEqual(['created', 'comment']);
-    const closed = await send('issues', { action: 'closed', number: 4, issue: git.issueJson(repo, { number: 4, title: 'Old', state: 'closed' }), repository: git.repositoryJson(repo) });
+    const closed = await send('issues', {
+      action: 'closed',
+      number: 4,
+      issue: git.issueJson(repo, { number: 4, title: 'Old', state: 'closed' }),
+      repository: git.repositoryJson(repo),
+    });
     expect((await task(closed.body.taskIds[0])).status).toBe('done');
   });
 
@@ -165,7 +200,11 @@ describe('inbound selfgit webhook: branches and pull requests', () => {
     await send('pull_request', pull(repository, 'closed', 8, `${slug}-${b.number}`, false));
     expect((await task(b.id)).status).toBe('in-review');
 
-    const links = await sql(t.databaseUrl, `SELECT resource_type, external_id, metadata->>'state' AS state FROM external_link WHERE task_id = $1 ORDER BY resource_type, external_id COLLATE "C"`, [a.id]);
+    const links = await sql(
+      t.databaseUrl,
+      `SELECT resource_type, external_id, metadata->>'state' AS state FROM external_link WHERE task_id = $1 ORDER BY resource_type, external_id COLLATE "C"`,
+      [a.id],
+    );
     expect(links).toEqual([
       { resource_type: 'branch', external_id: `${slug}-${a.number}-followup`, state: null },
       { resource_type: 'branch', external_id: `feature/${slug.toLowerCase()}-${a.number}-login`, state: null },
@@ -198,8 +237,14 @@ describe('inbound selfgit webhook: what is refused', () => {
     expect([other.status, other.body]).toEqual([401, { error: 'Invalid signature' }]);
     expect(await tasksOf(project.id)).toEqual([]);
 
-    expect(await sendSelfgitWebhook(`${t.url}/selfgit-integration/webhook/${randomUUID()}`, rec.webhookSecret, 'issues', payload)).toEqual({ status: 404, body: { error: 'Integration not found' } });
-    expect(await sendSelfgitWebhook(`${t.url}/selfgit-integration/webhook/nope`, rec.webhookSecret, 'issues', payload)).toEqual({ status: 404, body: { error: 'Integration not found' } });
+    expect(await sendSelfgitWebhook(`${t.url}/selfgit-integration/webhook/${randomUUID()}`, rec.webhookSecret, 'issues', payload)).toEqual({
+      status: 404,
+      body: { error: 'Integration not found' },
+    });
+    expect(await sendSelfgitWebhook(`${t.url}/selfgit-integration/webhook/nope`, rec.webhookSecret, 'issues', payload)).toEqual({
+      status: 404,
+      body: { error: 'Integration not found' },
+    });
     const broken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"action":' });
     expect([broken.status, await broken.json()]).toEqual([400, { error: 'Invalid JSON body' }]);
     const form = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payload=%7B%7D' });
@@ -210,7 +255,13 @@ describe('inbound selfgit webhook: what is refused', () => {
   it('a replayed delivery changes nothing twice: the same delivery id, the same body under another id, or both at once', async () => {
     const { project, send, repo } = await linked();
     const i: FakeIssue = { number: 2, title: 'Replay me' };
-    const commentPayload = { action: 'created', issue: git.issueJson(repo, i), comment: git.commentJson(repo, i, { id: 5, body: 'once', user: 'x' }), repository: git.repositoryJson(repo), is_pull: false };
+    const commentPayload = {
+      action: 'created',
+      issue: git.issueJson(repo, i),
+      comment: git.commentJson(repo, i, { id: 5, body: 'once', user: 'x' }),
+      repository: git.repositoryJson(repo),
+      is_pull: false,
+    };
     const deliveryId = randomUUID();
     expect((await send('issue_comment', commentPayload, { deliveryId })).body.outcome).toBe('applied');
     expect((await send('issue_comment', commentPayload, { deliveryId })).body).toEqual({ ok: true, outcome: 'duplicate', taskIds: [] });
@@ -251,7 +302,8 @@ describe('inbound selfgit webhook: what is refused', () => {
     for (const event of ['issues', 'issue_comment', 'push', 'pull_request', '']) {
       for (const payload of shapes) {
         const res = await send(event, payload);
-        if (res.status !== 200 || !['ignored', 'unchanged', 'applied'].includes(res.body?.outcome)) out.push(`${event} ${JSON.stringify(payload).slice(0, 60)} -> ${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status !== 200 || !['ignored', 'unchanged', 'applied'].includes(res.body?.outcome))
+          out.push(`${event} ${JSON.stringify(payload).slice(0, 60)} -> ${res.status} ${JSON.stringify(res.body)}`);
       }
     }
     expect(out).toEqual([]);
@@ -263,9 +315,17 @@ describe('inbound selfgit webhook: what is refused', () => {
   it('an inactive integration and events of another repository change nothing', async () => {
     const { owner, project, send, issuePayload, repository } = await linked();
     await t.api.patch(`/selfgit-integration/project/${project.id}`, { isActive: false }, owner.token);
-    expect((await send('issues', issuePayload('opened', { number: 1, title: 'x' }))).body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'The integration is not active' });
+    expect((await send('issues', issuePayload('opened', { number: 1, title: 'x' }))).body).toEqual({
+      ok: true,
+      outcome: 'ignored',
+      taskIds: [],
+      reason: 'The integration is not active',
+    });
     await t.api.patch(`/selfgit-integration/project/${project.id}`, { isActive: true }, owner.token);
-    const elsewhere = { ...issuePayload('opened', { number: 1, title: 'x' }), repository: { ...(repository as object), owner: { login: 'evil' }, full_name: 'evil/thing', name: 'thing' } };
+    const elsewhere = {
+      ...issuePayload('opened', { number: 1, title: 'x' }),
+      repository: { ...(repository as object), owner: { login: 'evil' }, full_name: 'evil/thing', name: 'thing' },
+    };
     expect((await send('issues', elsewhere)).body).toEqual({ ok: true, outcome: 'ignored', taskIds: [], reason: 'The event is about another repository' });
     expect(await tasksOf(project.id)).toEqual([]);
   });
@@ -292,10 +352,21 @@ describe('a change made by the webhook reaches the project integrations', () => 
 
     // A created task and a copied comment reach them too.
     const i: FakeIssue = { number: 40, title: 'From the issue tracker' };
-    await send('issue_comment', { action: 'created', issue: git.issueJson(git.repo('acme', `hooked-${n}`), i), comment: { id: 1, body: 'hello', user: { login: 'q' } }, repository, is_pull: false });
+    await send('issue_comment', {
+      action: 'created',
+      issue: git.issueJson(git.repo('acme', `hooked-${n}`), i),
+      comment: { id: 1, body: 'hello', user: { login: 'q' } },
+      repository,
+      is_pull: false,
+    });
     const hooks = await receiver.waitFor(hookPath, 4);
     // (Deliveries run side by side: their order of arrival is not the order of the events.)
-    expect(hooks.slice(2).map((r) => [r.json.event, r.json.task.title]).sort()).toEqual([
+    expect(
+      hooks
+        .slice(2)
+        .map((r) => [r.json.event, r.json.task.title])
+        .sort(),
+    ).toEqual([
       ['task.comment_created', 'From the issue tracker'],
       ['task.created', 'From the issue tracker'],
     ]);

@@ -44,7 +44,18 @@ describe('generic webhook integration', () => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
-    expect(Object.keys(created.body)).toEqual(['id', 'projectId', 'webhookConfigured', 'maskedWebhookUrl', 'secretConfigured', 'maskedSecret', 'events', 'isActive', 'createdAt', 'updatedAt']);
+    expect(Object.keys(created.body)).toEqual([
+      'id',
+      'projectId',
+      'webhookConfigured',
+      'maskedWebhookUrl',
+      'secretConfigured',
+      'maskedSecret',
+      'events',
+      'isActive',
+      'createdAt',
+      'updatedAt',
+    ]);
     for (const clear of [HOOK_SECRET, 'supersecret']) expect(created.text).not.toContain(clear);
     const read = await t.api.get(path(projectId), token);
     expect(read.body).toEqual(created.body);
@@ -55,7 +66,11 @@ describe('generic webhook integration', () => {
     expect(row.secret).not.toContain('supersecret');
     expect([open(row.webhook_url), open(row.secret)]).toEqual([HOOK, secret]);
 
-    const patched = await t.api.patch(path(projectId), { webhookUrl: 'https://example.com/in/abcdefghijkl/?token=querysecret', events: { taskDescriptionChanged: true }, isActive: false }, token);
+    const patched = await t.api.patch(
+      path(projectId),
+      { webhookUrl: 'https://example.com/in/abcdefghijkl/?token=querysecret', events: { taskDescriptionChanged: true }, isActive: false },
+      token,
+    );
     expect(patched.body).toEqual({
       ...created.body,
       maskedWebhookUrl: 'https://example.com/in/abcd\u2026ijkl/',

@@ -82,7 +82,15 @@ const statusOf = async (id: string) => (await sql(t.databaseUrl, `SELECT status 
 const pull = (action: string, number: number, branch: string, merged = false) => ({
   action,
   number,
-  pull_request: { number, title: `PR ${number}`, body: null, state: action === 'closed' ? 'closed' : 'open', merged, head: { ref: branch }, html_url: `https://git.example/pulls/${number}` },
+  pull_request: {
+    number,
+    title: `PR ${number}`,
+    body: null,
+    state: action === 'closed' ? 'closed' : 'open',
+    merged,
+    head: { ref: branch },
+    html_url: `https://git.example/pulls/${number}`,
+  },
 });
 
 describe('workflow rule routes', () => {
@@ -132,10 +140,15 @@ describe('workflow rule routes', () => {
     expect(await rule('selfgit', 'pr_opened', siblingColumn)).toMatchObject({ status: 400, body: { message } });
     expect(await rule('selfgit', 'pr_opened', MISSING_ID)).toMatchObject({ status: 400, body: { message } });
     expect(await rule('selfgit', 'pr_opened', 'not-an-id')).toMatchObject({ status: 400, body: { message } });
-    expect(await rule('gitlab', 'pr_opened', column('done'))).toMatchObject({ status: 400, body: { message: 'integrationType must be one of the following values: hostedgit, selfgit' } });
+    expect(await rule('gitlab', 'pr_opened', column('done'))).toMatchObject({
+      status: 400,
+      body: { message: 'integrationType must be one of the following values: hostedgit, selfgit' },
+    });
     expect((await rule('selfgit', 'pr_closed', column('done'))).body.message).toMatch(/^eventType must be one of the following values: branch_push, pr_opened/);
     expect((await t.api.put(`/workflow-rule/${project.id}`, { integrationType: 'selfgit', eventType: 'pr_opened' }, owner.token)).status).toBe(400);
-    expect((await t.api.put(`/workflow-rule/${project.id}`, { integrationType: 'selfgit', eventType: 'pr_opened', columnId: column('done'), extra: 1 }, owner.token)).status).toBe(400);
+    expect((await t.api.put(`/workflow-rule/${project.id}`, { integrationType: 'selfgit', eventType: 'pr_opened', columnId: column('done'), extra: 1 }, owner.token)).status).toBe(
+      400,
+    );
     expect(await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM workflow_rule WHERE workspace_id = $1`, [workspaceId])).toEqual([{ n: 0 }]);
 
     const kept = (await rule('selfgit', 'pr_merged', column('done'))).body;

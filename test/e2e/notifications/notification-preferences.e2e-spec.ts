@@ -99,7 +99,13 @@ describe('global preferences', () => {
 
   it('"" or null clears a token, the secret, a URL or the topic; a channel without what it needs is not configured', async () => {
     const u = await t.api.signUp();
-    await put(u.token, { topicpushServerUrl: 'https://ntfy.example.com', topicpushTopic: 'x', topicpushToken: 'short', webhookUrl: 'https://example.com/h', webhookSecret: 's3cret' });
+    await put(u.token, {
+      topicpushServerUrl: 'https://ntfy.example.com',
+      topicpushTopic: 'x',
+      topicpushToken: 'short',
+      webhookUrl: 'https://example.com/h',
+      webhookSecret: 's3cret',
+    });
     expect((await t.api.get(PREFS, u.token)).body).toMatchObject({ maskedTopicpushToken: '\u2022\u2022\u2022\u2022', maskedWebhookSecret: '\u2022\u2022\u2022\u2022' });
     const cleared = await put(u.token, { topicpushToken: '', webhookSecret: null, topicpushTopic: null, webhookUrl: '' });
     expect(cleared).toMatchObject({
@@ -120,7 +126,8 @@ describe('global preferences', () => {
   it('replacing the webhook secret keeps the old one for 24 h of double signing; the same secret again changes nothing', async () => {
     const u = await t.api.signUp();
     await put(u.token, { webhookUrl: 'https://example.com/h', webhookSecret: 'first-secret' });
-    const stored = async () => (await sql(t.databaseUrl, `SELECT webhook_secret, webhook_previous_secret, webhook_secret_replaced_at FROM notification_preference WHERE user_id = $1`, [u.user.id]))[0];
+    const stored = async () =>
+      (await sql(t.databaseUrl, `SELECT webhook_secret, webhook_previous_secret, webhook_secret_replaced_at FROM notification_preference WHERE user_id = $1`, [u.user.id]))[0];
     const set = await stored();
     expect(set.webhook_previous_secret).toBeNull();
     await put(u.token, { webhookSecret: 'second-secret' });
@@ -217,7 +224,12 @@ describe('workspace rules', () => {
 
     const cases: [string, unknown, number, string][] = [
       [rule(workspaceId), { topicpushEnabled: true }, 400, 'Enable topicpush notifications globally before using them here'],
-      [rule(workspaceId), { serverpushEnabled: true, webhookEnabled: true }, 400, 'Enable serverpush notifications globally before using them here, Enable webhook notifications globally before using them here'],
+      [
+        rule(workspaceId),
+        { serverpushEnabled: true, webhookEnabled: true },
+        400,
+        'Enable serverpush notifications globally before using them here, Enable webhook notifications globally before using them here',
+      ],
       [rule(workspaceId), { projectMode: 'selected' }, 400, 'selectedProjectIds must not be empty when projectMode is selected'],
       [rule(workspaceId), { projectMode: 'selected', selectedProjectIds: [] }, 400, 'selectedProjectIds must not be empty when projectMode is selected'],
       [rule(workspaceId), { selectedProjectIds: [foreign.id] }, 400, 'selectedProjectIds must only hold projects of this workspace'],
@@ -247,7 +259,7 @@ describe('workspace rules', () => {
     // Another member cannot touch it: their rules are their own.
     const member = await userWithRole(t, workspaceId, 'member');
     expect((await t.api.delete(rule(workspaceId), member.token)).body).toEqual({ message: 'Workspace rule not found' });
-    expect((await t.api.delete(rule(other.workspaceId), owner.token))).toMatchObject({ status: 404, body: { message: 'Workspace not found' } });
+    expect(await t.api.delete(rule(other.workspaceId), owner.token)).toMatchObject({ status: 404, body: { message: 'Workspace not found' } });
     const res = await t.api.delete(rule(workspaceId), owner.token);
     expect(res.status).toBe(200);
     expect(res.body.workspaces).toEqual([]);
@@ -274,7 +286,12 @@ describe('the destination guard (ALLOW_PRIVATE_DESTINATIONS=false)', () => {
 
   it('refuses server and webhook URLs that lead to non-routable addresses, and writes nothing', async () => {
     const u = await guarded.api.signUp();
-    for (const body of [{ topicpushServerUrl: 'http://127.0.0.1:8080' }, { serverpushServerUrl: 'http://10.0.0.5' }, { webhookUrl: 'http://[::1]/hook' }, { webhookUrl: 'http://169.254.169.254/latest' }]) {
+    for (const body of [
+      { topicpushServerUrl: 'http://127.0.0.1:8080' },
+      { serverpushServerUrl: 'http://10.0.0.5' },
+      { webhookUrl: 'http://[::1]/hook' },
+      { webhookUrl: 'http://169.254.169.254/latest' },
+    ]) {
       const res = await guarded.api.put(PREFS, { emailEnabled: true, ...body }, u.token);
       expect([body, res.status, res.body]).toEqual([body, 400, { message: 'Webhook destination resolves to a non-routable address' }]);
     }

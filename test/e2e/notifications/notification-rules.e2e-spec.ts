@@ -81,7 +81,10 @@ async function deliveredChannels(userId: string, eventCount: number): Promise<st
     return r.every((d) => d.status !== 'pending') && r;
   });
   expect(new Set(rows.map((r) => r.event_id)).size).toBeLessThanOrEqual(eventCount);
-  return rows.filter((r) => r.status === 'delivered').map((r) => r.target_type).sort();
+  return rows
+    .filter((r) => r.status === 'delivered')
+    .map((r) => r.target_type)
+    .sort();
 }
 
 describe('global preferences and workspace rules', () => {
@@ -240,9 +243,17 @@ describe('the fan-out is idempotent', () => {
     await receiver.waitFor(paths.webhook, 1);
     const [created] = await userDeliveries(t, bob.user.id);
     // A comment event as the write path would snapshot it, written by a first run that then stopped.
-    const event = { ...created.payload, id: randomUUID(), kind: 'taskCommentCreated', occurredAt: new Date().toISOString(), data: { commentId: randomUUID(), content: 'half-way' } };
+    const event = {
+      ...created.payload,
+      id: randomUUID(),
+      kind: 'taskCommentCreated',
+      occurredAt: new Date().toISOString(),
+      data: { commentId: randomUUID(), content: 'half-way' },
+    };
     const [global] = await sql(t.databaseUrl, `SELECT * FROM notification_preference WHERE user_id = $1`, [bob.user.id]);
-    const pending = await t.running.app.get(UserDeliveryRepository).fanOut(workspaceId, bob.user.id, event, notificationText(event, 'http://x'), channelsFor(global, undefined, project.id));
+    const pending = await t.running.app
+      .get(UserDeliveryRepository)
+      .fanOut(workspaceId, bob.user.id, event, notificationText(event, 'http://x'), channelsFor(global, undefined, project.id));
     expect(pending.map((d) => d.target_type)).toEqual(['webhook']);
     expect(receiver.to(paths.webhook)).toHaveLength(1);
 

@@ -49,29 +49,35 @@ export interface UserDeliveryRow {
 
 /** The user's channel deliveries (optionally of one channel), oldest first. */
 export const userDeliveries = (t: TestApp, userId: string, channel?: string): Promise<UserDeliveryRow[]> =>
-  sql<UserDeliveryRow>(
-    t.databaseUrl,
-    `SELECT * FROM delivery WHERE target_id = $1 AND ($2::text IS NULL OR target_type = $2) ORDER BY created_at, payload->>'occurredAt', id`,
-    [userId, channel ?? null],
-  );
+  sql<UserDeliveryRow>(t.databaseUrl, `SELECT * FROM delivery WHERE target_id = $1 AND ($2::text IS NULL OR target_type = $2) ORDER BY created_at, payload->>'occurredAt', id`, [
+    userId,
+    channel ?? null,
+  ]);
 
 /** The user's in-app notification rows, oldest first. */
-export const notificationRows = (t: TestApp, userId: string) =>
-  sql(t.databaseUrl, `SELECT * FROM notification WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+export const notificationRows = (t: TestApp, userId: string) => sql(t.databaseUrl, `SELECT * FROM notification WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
 
 /** Waits until the user has `n` in-app notifications: the fan-out of those events is done (a notification and its deliveries are written in one statement). */
 export const notifiedTimes = (t: TestApp, userId: string, n: number, timeoutMs = 15_000) =>
-  until(`${n} notification(s) of ${userId}`, async () => {
-    const rows = await notificationRows(t, userId);
-    return rows.length >= n && rows;
-  }, timeoutMs);
+  until(
+    `${n} notification(s) of ${userId}`,
+    async () => {
+      const rows = await notificationRows(t, userId);
+      return rows.length >= n && rows;
+    },
+    timeoutMs,
+  );
 
 /** Waits until every delivery of the user on `channel` is settled (delivered or failed) and there are `n` of them. */
 export const settled = (t: TestApp, userId: string, channel: string, n: number, timeoutMs = 15_000) =>
-  until(`${n} settled ${channel} deliveries of ${userId}`, async () => {
-    const rows = await userDeliveries(t, userId, channel);
-    return rows.length === n && rows.every((d) => d.status !== 'pending') && rows;
-  }, timeoutMs);
+  until(
+    `${n} settled ${channel} deliveries of ${userId}`,
+    async () => {
+      const rows = await userDeliveries(t, userId, channel);
+      return rows.length === n && rows.every((d) => d.status !== 'pending') && rows;
+    },
+    timeoutMs,
+  );
 
 /**
  * Standard Webhooks verification written here from the scheme, independently of the service's

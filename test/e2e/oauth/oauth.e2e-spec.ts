@@ -358,9 +358,7 @@ describe('custom OAuth sign-in', () => {
     const onApi = await authorize(t, new Browser(), { callbackURL: `${PUBLIC_API_URL}/done` });
     expect(onApi.origin).toBe(provider.issuer);
     const path = await authorize(t, new Browser(), { callbackURL: '/welcome' });
-    expect(JSON.parse((await redis.get(`${t.queuePrefix}:oauth:state:${path.searchParams.get('state')}`))!).callbackURL).toBe(
-      `${CLIENT_URL}/welcome`,
-    );
+    expect(JSON.parse((await redis.get(`${t.queuePrefix}:oauth:state:${path.searchParams.get('state')}`))!).callbackURL).toBe(`${CLIENT_URL}/welcome`);
     for (const bad of ['https://evil.test/steal', '//evil.test/x', 'http://app.tandem.test/', `${CLIENT_URL}.evil.test/`, 'javascript:alert(1)']) {
       const r = await t.api.get(`/auth/oauth2/authorize/custom?callbackURL=${encodeURIComponent(bad)}`);
       expect(r.status).toBe(400);
@@ -607,11 +605,7 @@ describe('closed registration', () => {
 
     const invited = providerUser();
     const [ws] = await sql(app.databaseUrl, `INSERT INTO workspace (name, slug) VALUES ('Closed', $1) RETURNING id`, [`closed-${invited.login}`]);
-    await sql(
-      app.databaseUrl,
-      `INSERT INTO invitation (organization_id, email, role, expires_at) VALUES ($1, $2, 'member', now() + interval '1 day')`,
-      [ws.id, invited.email],
-    );
+    await sql(app.databaseUrl, `INSERT INTO invitation (organization_id, email, role, expires_at) VALUES ($1, $2, 'member', now() + interval '1 day')`, [ws.id, invited.email]);
     const ok = await signInWithProvider(app, invited.login);
     expect(ok.res.status).toBe(200);
     expect(ok.res.body.user.email).toBe(invited.email);

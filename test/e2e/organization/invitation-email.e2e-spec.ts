@@ -314,7 +314,7 @@ describe('worker shutdown', () => {
       // Nothing is left that could consume the queue or relay the outbox: no worker is registered
       // on the queue, and the app holds no connection to its database (the relay needs one).
       expect(await queue.getWorkers()).toEqual([]);
-      await until('the app\'s database sessions to end', async () => {
+      await until("the app's database sessions to end", async () => {
         const [{ n }] = await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
         return n === 0;
       });

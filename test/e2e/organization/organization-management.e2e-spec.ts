@@ -605,7 +605,12 @@ class Probe {
 
 function probe(handler: () => void, user: Auth, organizationId: string) {
   const guard = new PermissionGuard(new Reflector(), t.running.app.get(AccessService), t.running.app.get(ScopeRegistry));
-  const req: any = { user: { id: user.user.id, name: user.user.name, email: user.user.email, isInstanceAdmin: false } satisfies AuthUser, body: { organizationId }, params: {}, query: {} };
+  const req: any = {
+    user: { id: user.user.id, name: user.user.name, email: user.user.email, isInstanceAdmin: false } satisfies AuthUser,
+    body: { organizationId },
+    params: {},
+    query: {},
+  };
   const ctx: any = { getType: () => 'http', getHandler: () => handler, getClass: () => Probe, switchToHttp: () => ({ getRequest: () => req }) };
   return guard.canActivate(ctx).then((ok) => ({ ok, scope: req.scope }));
 }

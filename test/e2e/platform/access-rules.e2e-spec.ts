@@ -251,7 +251,12 @@ describe('5. a scoped API key is refused on every route outside its scopes', () 
       'GET /api/search': { query: '?q=anything' },
       'PATCH /api/task/bulk': { body: { taskIds: [randomUUID()], operation: 'updatePriority', value: 'high' } },
     };
-    expect(declared.filter((r) => r.keyScope === 'handler').map((r) => r.key).sort()).toEqual(Object.keys(handlerInput).sort());
+    expect(
+      declared
+        .filter((r) => r.keyScope === 'handler')
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(Object.keys(handlerInput).sort());
     const allowed: string[] = [];
     for (const route of declared) {
       if (route.isPublic) continue;
@@ -442,9 +447,12 @@ describe('6. CORS, development secrets, proxies and look-alike emails', () => {
       const tag = randomBytes(3).toString('hex');
       const taken = `taken${tag}@example.com`;
       await c.query(`INSERT INTO "user" (name, email) VALUES ($1, $2), ($3, $4), ($5, $6)`, [
-        `Lone ${tag}`, fullWidth(`lone${tag}@example.com`),
-        `Taken ${tag}`, taken,
-        `Twin ${tag}`, fullWidth(taken),
+        `Lone ${tag}`,
+        fullWidth(`lone${tag}@example.com`),
+        `Taken ${tag}`,
+        taken,
+        `Twin ${tag}`,
+        fullWidth(taken),
       ]);
       await new EmailNfkc1763780800000().up({ query: async (text: string, params?: unknown[]) => (await c.query(text, params)).rows } as any);
       const rows = await c.query(`SELECT name, email FROM "user" WHERE name LIKE '% ' || $1 ORDER BY name`, [tag]);

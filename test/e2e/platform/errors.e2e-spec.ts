@@ -67,14 +67,16 @@ describe('the error contract (decisions §1)', () => {
   });
 
   it('every error body has exactly one key, message', async () => {
-    const cases = await Promise.all([
-      t.api.get('/auth/get-session'),
-      t.api.post('/auth/sign-in/email', {}),
-      t.api.post('/auth/organization/delete', {}, token),
-    ]);
+    const cases = await Promise.all([t.api.get('/auth/get-session'), t.api.post('/auth/sign-in/email', {}), t.api.post('/auth/organization/delete', {}, token)]);
     expect(cases.map((res) => [res.status, res.body])).toEqual([
       [401, { message: 'Unauthorized' }],
-      [400, { message: 'email must be shorter than or equal to 254 characters, email must be a string, password must be shorter than or equal to 128 characters, password must be a string' }],
+      [
+        400,
+        {
+          message:
+            'email must be shorter than or equal to 254 characters, email must be a string, password must be shorter than or equal to 128 characters, password must be a string',
+        },
+      ],
       [400, { message: 'organizationId is required' }],
     ]);
   });

@@ -26,7 +26,11 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
   const u2 = await t.api.signUp();
   const hook = 'https://hooks.example.com/services/T0/B0/secretpart';
   const events = { taskCreated: true, taskTitleChanged: false };
-  for (const [type, body] of [['messenger', { botToken: BOT_TOKEN, chatId: '1' }], ['generic-webhook', { webhookUrl: hook }], ['communitychat', { webhookUrl: hook }]] as const) {
+  for (const [type, body] of [
+    ['messenger', { botToken: BOT_TOKEN, chatId: '1' }],
+    ['generic-webhook', { webhookUrl: hook }],
+    ['communitychat', { webhookUrl: hook }],
+  ] as const) {
     expect((await t.api.post(`/${type}-integration/project/${p.id}`, body, tok)).status).toBe(200);
   }
   expect((await t.api.post(`/hostedgit-integration/project/${p.id}`, { repositoryOwner: 'fuzz', repositoryName: 'fuzz' }, tok)).status).toBe(200);
@@ -43,10 +47,18 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
     ['PATCH', `/selfgit-integration/project/${p.id}`, { isActive: true, commentTaskLinkOnSelfgitIssue: true, branchPattern: 'x-{number}' }],
     ['POST', '/selfgit-integration/verify', { ...git, projectId: p.id }],
     ['POST', '/selfgit-integration/import-issues', { projectId: p.id }],
-    ['POST', `/hostedgit-integration/project/${p2.id}`, { repositoryOwner: 'o', repositoryName: 'r', installationId: 5, branchPattern: '{number}', commentTaskLinkOnHostedgitIssue: true }],
+    [
+      'POST',
+      `/hostedgit-integration/project/${p2.id}`,
+      { repositoryOwner: 'o', repositoryName: 'r', installationId: 5, branchPattern: '{number}', commentTaskLinkOnHostedgitIssue: true },
+    ],
     ['PATCH', `/hostedgit-integration/project/${p.id}`, { isActive: true, commentTaskLinkOnHostedgitIssue: true, branchPattern: 'x-{number}' }],
     ['POST', `/task/${p.id}`, { title: 't', description: 'd', status: 'to-do', priority: 'low', startDate: '2024-01-01', dueDate: '2024-01-02', userId: A.owner.user.id }],
-    ['PUT', `/task/${task.id}`, { title: 't', description: 'd', status: 'to-do', priority: 'low', position: 1, startDate: '2024-01-01', dueDate: '2024-01-02', userId: A.owner.user.id }],
+    [
+      'PUT',
+      `/task/${task.id}`,
+      { title: 't', description: 'd', status: 'to-do', priority: 'low', position: 1, startDate: '2024-01-01', dueDate: '2024-01-02', userId: A.owner.user.id },
+    ],
     ['PUT', `/task/move/${task.id}`, { destinationProjectId: p2.id, destinationStatus: 'to-do' }],
     ['PUT', `/task/due-date/${task.id}`, { dueDate: '2024-01-01' }],
     ['POST', '/label', { name: 'n', color: '#111111', workspaceId: ws, taskId: task.id }],
@@ -97,7 +109,11 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
         webhookSecret: 's',
       },
     ],
-    ['PUT', `/notification-preferences/workspaces/${ws}`, { isActive: true, emailEnabled: false, topicpushEnabled: false, serverpushEnabled: false, webhookEnabled: false, projectMode: 'selected', selectedProjectIds: [p.id] }],
+    [
+      'PUT',
+      `/notification-preferences/workspaces/${ws}`,
+      { isActive: true, emailEnabled: false, topicpushEnabled: false, serverpushEnabled: false, webhookEnabled: false, projectMode: 'selected', selectedProjectIds: [p.id] },
+    ],
     ['PUT', `/project/reorder?workspaceId=${ws}`, { projects: [{ id: p.id, position: 0 }] }],
     ['POST', '/task-relation', { sourceTaskId: task.id, targetTaskId: task2.id, relationType: 'related' }],
     ['POST', `/task/import/${p2.id}`, { tasks: [{ title: 't', status: 'to-do' }] }],
@@ -106,7 +122,29 @@ it('no write route answers 500 or a body other than {message} to wrong-typed or 
     // A wrong password: the owner stays.
     ['POST', '/auth/delete-user', { password: 'not the password' }],
   ];
-  const values: unknown[] = [null, [], {}, 1e308, -1, 0, 2.5, true, '', ' ', 'x'.repeat(20000), ['a'], [{}], { a: { b: 1 } }, '9999-99-99', '-000001-01-01T00:00:00Z', '1970-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '00000000-0000-0000-0000-000000000000', 'ÄÖ💥', '__proto__'];
+  const values: unknown[] = [
+    null,
+    [],
+    {},
+    1e308,
+    -1,
+    0,
+    2.5,
+    true,
+    '',
+    ' ',
+    'x'.repeat(20000),
+    ['a'],
+    [{}],
+    { a: { b: 1 } },
+    '9999-99-99',
+    '-000001-01-01T00:00:00Z',
+    '1970-01-01T00:00:00Z',
+    '2024-01-01T00:00:00.123456789Z',
+    '00000000-0000-0000-0000-000000000000',
+    'ÄÖ💥',
+    '__proto__',
+  ];
   const out: string[] = [];
   for (const [m, path, base] of routes) {
     for (const key of Object.keys(base)) {
@@ -168,15 +206,19 @@ it('no nested body field or read route answers 500 or a body other than {message
     ['PUT', `/project/reorder?workspaceId=${ws}`, (v) => ({ projects: [{ id: v, position: 1 }] })],
     ['PUT', `/project/reorder?workspaceId=${ws}`, (v) => ({ projects: [{ id: p.id, position: v }] })],
     ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [v] })],
-    ...['title', 'status', 'description', 'priority', 'startDate', 'dueDate', 'userId', 'labels'].map(
-      (field): [string, string, (v: unknown) => unknown] => ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [{ title: 't', status: 'to-do', [field]: v }] })],
-    ),
+    ...['title', 'status', 'description', 'priority', 'startDate', 'dueDate', 'userId', 'labels'].map((field): [string, string, (v: unknown) => unknown] => [
+      'POST',
+      `/task/import/${p.id}`,
+      (v) => ({ tasks: [{ title: 't', status: 'to-do', [field]: v }] }),
+    ]),
     ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [{ title: 't', status: 'to-do', labels: [{ name: v, color: 'red' }] }] })],
     ['POST', `/task/import/${p.id}`, (v) => ({ tasks: [{ title: 't', status: 'to-do', labels: [{ name: 'n', color: v }] }] })],
     ['PATCH', '/task/bulk', (v) => ({ taskIds: [v], operation: 'updatePriority', value: 'high' })],
-    ...['updateStatus', 'updatePriority', 'updateAssignee', 'updateDueDate', 'addLabel', 'removeLabel'].map(
-      (operation): [string, string, (v: unknown) => unknown] => ['PATCH', '/task/bulk', (v) => ({ taskIds: [task.id], operation, value: v })],
-    ),
+    ...['updateStatus', 'updatePriority', 'updateAssignee', 'updateDueDate', 'addLabel', 'removeLabel'].map((operation): [string, string, (v: unknown) => unknown] => [
+      'PATCH',
+      '/task/bulk',
+      (v) => ({ taskIds: [task.id], operation, value: v }),
+    ]),
   ];
   for (const [m, path, make] of nested) {
     for (const v of values) {
@@ -188,15 +230,43 @@ it('no nested body field or read route answers 500 or a body other than {message
   const gets = [
     `/auth/organization/get-full-organization?organizationId=`,
     `/auth/organization/list-members?organizationId=a&organizationId=b`,
-    `/label/workspace/x`, `/label/task/x`, `/task-relation/x`, `/task/export/x`, `/public-project/x`, `/config?x=1`, `/time-entry/task/x`, `/activity/x`, `/comment/x`, `/column/x`, `/project/x`,
+    `/label/workspace/x`,
+    `/label/task/x`,
+    `/task-relation/x`,
+    `/task/export/x`,
+    `/public-project/x`,
+    `/config?x=1`,
+    `/time-entry/task/x`,
+    `/activity/x`,
+    `/comment/x`,
+    `/column/x`,
+    `/project/x`,
     `/project?workspaceId=${ws}&workspaceId=${ws}`,
-    `/auth/api-key/list`, `/auth/get-session`, `/oauth/id-token`, `/auth/list-sessions`, `/auth/organization/list-user-invitations`,
-    `/auth/verify-email?token=`, `/auth/verify-email?token=x&token=y`, `/auth/verify-email?token=x&callbackURL=%00`, `/auth/verify-email?token[a]=1`,
-    `/selfgit-integration/project/x`, `/hostedgit-integration/project/${p.id}`, `/selfgit-integration/project/${p.id}`,
-    ...['limit=0', 'limit=1e3', 'limit=99999999999999999999', 'limit=%20', 'before=', 'before=x', 'before=00000000-0000-0000-0000-000000000000', 'before=a&before=b', 'limit[a]=1'].flatMap(
-      (q) => [`/messenger-integration/project/${p.id}/deliveries?${q}`, `/notification?${q}`],
-    ),
-    `/notification/unread-count`, `/notification-preferences`,
+    `/auth/api-key/list`,
+    `/auth/get-session`,
+    `/oauth/id-token`,
+    `/auth/list-sessions`,
+    `/auth/organization/list-user-invitations`,
+    `/auth/verify-email?token=`,
+    `/auth/verify-email?token=x&token=y`,
+    `/auth/verify-email?token=x&callbackURL=%00`,
+    `/auth/verify-email?token[a]=1`,
+    `/selfgit-integration/project/x`,
+    `/hostedgit-integration/project/${p.id}`,
+    `/selfgit-integration/project/${p.id}`,
+    ...[
+      'limit=0',
+      'limit=1e3',
+      'limit=99999999999999999999',
+      'limit=%20',
+      'before=',
+      'before=x',
+      'before=00000000-0000-0000-0000-000000000000',
+      'before=a&before=b',
+      'limit[a]=1',
+    ].flatMap((q) => [`/messenger-integration/project/${p.id}/deliveries?${q}`, `/notification?${q}`]),
+    `/notification/unread-count`,
+    `/notification-preferences`,
   ];
   for (const g of gets) {
     const res = await t.api.get(g, tok);

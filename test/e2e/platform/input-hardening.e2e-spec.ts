@@ -49,7 +49,10 @@ describe('input that used to answer 500', () => {
   it('a body nested deeper than any route takes is 400 {message}, not a stack overflow', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const project = await createProject(t, owner.token, workspaceId);
-    for (const [open, close] of [['[', ']'], ['{"a":', '}']]) {
+    for (const [open, close] of [
+      ['[', ']'],
+      ['{"a":', '}'],
+    ]) {
       for (const depth of [10_000, 100_000]) {
         const raw = `{"title":${open.repeat(depth)}1${close.repeat(depth)}}`;
         const res = await t.api.request('POST', `/task/${project.id}`, undefined, { token: owner.token, raw });
@@ -223,7 +226,7 @@ describe('API key scopes', () => {
     expect(res.status).toBe(403);
   });
 
-  it('a scoped key cannot revoke the user\'s other keys; it may revoke itself', async () => {
+  it("a scoped key cannot revoke the user's other keys; it may revoke itself", async () => {
     const { owner } = await ownerWithWorkspace(t);
     const full = (await t.api.post('/auth/api-key/create', {}, owner.token)).body;
     const scoped = (await t.api.post('/auth/api-key/create', { permissions: { task: ['read'] } }, owner.token)).body;

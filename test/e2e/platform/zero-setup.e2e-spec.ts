@@ -67,8 +67,12 @@ describe('npm start with nothing configured', () => {
     try {
       const out = proc.output();
       expect(out).toContain(`created an embedded Postgres 17 cluster in ${dataDir}/postgres`);
-      expect(out).toMatch(/using the embedded Postgres it started \(postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/tandem, pid \d+, data in [^)]*, stopped with the service\)\. Set DATABASE_URL to use your own Postgres\./);
-      expect(out).toMatch(/using the local redis-server it started \(redis:\/\/:\*\*\*@127\.0\.0\.1:\d+, pid \d+, data in [^)]*, stopped with the service\)\. Set REDIS_URL to use your own Redis\./);
+      expect(out).toMatch(
+        /using the embedded Postgres it started \(postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/tandem, pid \d+, data in [^)]*, stopped with the service\)\. Set DATABASE_URL to use your own Postgres\./,
+      );
+      expect(out).toMatch(
+        /using the local redis-server it started \(redis:\/\/:\*\*\*@127\.0\.0\.1:\d+, pid \d+, data in [^)]*, stopped with the service\)\. Set REDIS_URL to use your own Redis\./,
+      );
       // The generated passwords are never logged.
       const pgPassword = JSON.parse(readFileSync(join(dataDir, 'postgres.json'), 'utf8')).password;
       const redisPassword = /^requirepass "(.*)"$/m.exec(readFileSync(join(dataDir, 'redis', 'redis.conf'), 'utf8'))![1];

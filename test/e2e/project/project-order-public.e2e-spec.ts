@@ -20,7 +20,16 @@ describe('project positions and reorder', () => {
     await t.api.put(`/project/${p[1].id}/archive`, undefined, owner.token);
 
     // C first; A at 2 (ties go to the listed project); the others keep their order.
-    const res = await t.api.put(`/project/reorder?workspaceId=${workspaceId}`, { projects: [{ id: p[2].id, position: 0 }, { id: p[0].id.toUpperCase(), position: 2 }] }, owner.token);
+    const res = await t.api.put(
+      `/project/reorder?workspaceId=${workspaceId}`,
+      {
+        projects: [
+          { id: p[2].id, position: 0 },
+          { id: p[0].id.toUpperCase(), position: 2 },
+        ],
+      },
+      owner.token,
+    );
     expect(res.status).toBe(200);
     expect(order(res.body)).toEqual([
       [p[2].id, 0],
@@ -56,10 +65,26 @@ describe('project positions and reorder', () => {
     const other = await t.api.createWorkspace(owner.token);
     const elsewhere = await createProject(t, owner.token, other.id);
     const cases: [unknown, string][] = [
-      [{ projects: [{ id: mine.id, position: 1 }, { id: elsewhere.id, position: 0 }] }, `Project ${elsewhere.id} does not belong to this workspace`],
+      [
+        {
+          projects: [
+            { id: mine.id, position: 1 },
+            { id: elsewhere.id, position: 0 },
+          ],
+        },
+        `Project ${elsewhere.id} does not belong to this workspace`,
+      ],
       [{ projects: [{ id: MISSING_ID, position: 0 }] }, `Project ${MISSING_ID} does not belong to this workspace`],
       [{ projects: [{ id: 'nope', position: 0 }] }, 'Project nope does not belong to this workspace'],
-      [{ projects: [{ id: mine.id, position: 0 }, { id: mine.id, position: 1 }] }, `Project ${mine.id} is listed more than once`],
+      [
+        {
+          projects: [
+            { id: mine.id, position: 0 },
+            { id: mine.id, position: 1 },
+          ],
+        },
+        `Project ${mine.id} is listed more than once`,
+      ],
       [{ projects: [{ id: mine.id, position: -1 }] }, 'projects.0.position must not be less than 0'],
       [{ projects: [{ id: mine.id }] }, 'projects.0.position must be an integer number'],
       [{ projects: 'all' }, 'projects must be an array'],

@@ -262,18 +262,46 @@ describe('columns', () => {
 
     const res = await t.api.put(
       `/column/reorder/${p.id}`,
-      { columns: [{ id: cols[0].id, position: 9 }, { id: foreign.id, position: 0 }, { id: cols[1].id, position: 8 }] },
+      {
+        columns: [
+          { id: cols[0].id, position: 9 },
+          { id: foreign.id, position: 0 },
+          { id: cols[1].id, position: 8 },
+        ],
+      },
       owner.token,
     );
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: `Column ${foreign.id} does not belong to this project` });
-    const malformed = await t.api.put(`/column/reorder/${p.id}`, { columns: [{ id: cols[0].id, position: 9 }, { id: 'zzz', position: 1 }] }, owner.token);
+    const malformed = await t.api.put(
+      `/column/reorder/${p.id}`,
+      {
+        columns: [
+          { id: cols[0].id, position: 9 },
+          { id: 'zzz', position: 1 },
+        ],
+      },
+      owner.token,
+    );
     expect(malformed.body).toEqual({ message: 'Column zzz does not belong to this project' });
     expect(await sql(t.databaseUrl, `SELECT id, position, updated_at FROM board_column WHERE project_id = $1 ORDER BY id`, [p.id])).toEqual(before);
 
     expect((await t.api.put(`/column/reorder/${p.id}`, { columns: [{ id: cols[0].id, position: -1 }] }, owner.token)).status).toBe(400);
     expect((await t.api.put(`/column/reorder/${p.id}`, { columns: 'x' }, owner.token)).status).toBe(400);
-    expect((await t.api.put(`/column/reorder/${p.id}`, { columns: [{ id: cols[0].id, position: 1 }, { id: cols[0].id, position: 2 }] }, owner.token)).status).toBe(400);
+    expect(
+      (
+        await t.api.put(
+          `/column/reorder/${p.id}`,
+          {
+            columns: [
+              { id: cols[0].id, position: 1 },
+              { id: cols[0].id, position: 2 },
+            ],
+          },
+          owner.token,
+        )
+      ).status,
+    ).toBe(400);
     expect((await t.api.put(`/column/reorder/${MISSING_ID}`, { columns: [] }, owner.token)).body).toEqual({ message: 'Project not found' });
   });
 });

@@ -13,7 +13,6 @@ import { addMember, sql } from '../../support/fixtures';
 import { until as waitUntil } from '../../support/until';
 import { jobOfEvent } from '../integrations/delivery-support';
 
-
 const REDIS_URL = runRedisUrl();
 /** Far longer than any wait below: a row that arrives did not wait for a poll. */
 const LONG_POLL_MS = 600_000;

@@ -31,12 +31,11 @@ afterAll(async () => {
   await dropRedisKeys(redisUrl, prefix);
   // ioredis leaves a 2 s socket-destroy timer behind for a connection closed during its start-up;
   // wait until those have run out rather than keep Jest's worker alive past the end of the run.
-  await until('the closed connections\' timers to run out', () => liveTimers() <= timersBefore, 10_000);
+  await until("the closed connections' timers to run out", () => liveTimers() <= timersBefore, 10_000);
 });
 
 /** The start-up of each BullMQ connection of a queue or worker (a worker has a second, blocking one). */
-const startUps = (q: GuardedQueue | GuardedWorker): Promise<unknown>[] =>
-  [(q as any).connection, (q as any).blockingConnection].filter(Boolean).map((c) => c.initializing);
+const startUps = (q: GuardedQueue | GuardedWorker): Promise<unknown>[] => [(q as any).connection, (q as any).blockingConnection].filter(Boolean).map((c) => c.initializing);
 
 describe('queues closed right after they were opened', () => {
   // BullMQ's own classes throw "Connection is closed." as an unhandled error in about one cycle
@@ -49,9 +48,7 @@ describe('queues closed right after they were opened', () => {
     const started: Promise<unknown>[] = [];
     try {
       for (let i = 0; i < 120; i++) {
-        const q = i % 2 === 0
-          ? new GuardedQueue('shutdown', { connection, prefix })
-          : new GuardedWorker('shutdown', async () => undefined, { connection, prefix });
+        const q = i % 2 === 0 ? new GuardedQueue('shutdown', { connection, prefix }) : new GuardedWorker('shutdown', async () => undefined, { connection, prefix });
         started.push(...startUps(q));
         await pause((i % 8) / 2);
         await q.close();
@@ -121,7 +118,10 @@ describe('SIGTERM on a worker process with a job in progress', () => {
     worker.child.kill('SIGTERM');
     await until('the shutdown to begin', () => worker!.output().includes('SIGTERM received, shutting down'));
     // The relay stops first (its LISTEN connection closes), then the queue worker waits for its job.
-    await until('the outbox listener to stop', async () => (await sql(api.databaseUrl, `SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [OUTBOX_LISTENER_NAME])).length === 0);
+    await until(
+      'the outbox listener to stop',
+      async () => (await sql(api.databaseUrl, `SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [OUTBOX_LISTENER_NAME])).length === 0,
+    );
     expect(worker.child.exitCode).toBeNull();
     expect(smtp.mails).toHaveLength(0);
 

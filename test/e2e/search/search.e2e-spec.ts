@@ -11,11 +11,12 @@ afterAll(() => t?.close());
 
 // Data is put in place with SQL: these tests are about what search finds and hides.
 async function project(workspaceId: string, slug: string, name: string, description: string | null = null, createdAt = 'now()') {
-  const [p] = await sql(
-    t.databaseUrl,
-    `INSERT INTO project (workspace_id, slug, name, description, created_at) VALUES ($1, $2, $3, $4, ${createdAt}) RETURNING id`,
-    [workspaceId, slug, name, description],
-  );
+  const [p] = await sql(t.databaseUrl, `INSERT INTO project (workspace_id, slug, name, description, created_at) VALUES ($1, $2, $3, $4, ${createdAt}) RETURNING id`, [
+    workspaceId,
+    slug,
+    name,
+    description,
+  ]);
   return p.id as string;
 }
 let seq = 0;
@@ -169,7 +170,12 @@ describe('GET /search', () => {
     const web2 = await project(ws2.id, 'WEB', 'Another web');
     const twin = await task(web2, 'Twin keyed task', null, 0, 12);
     const both = await t.api.get('/search?q=WEB-12&type=tasks', owner.token);
-    expect(both.body.tasks.slice(0, 2).map((x: any) => x.id).sort()).toEqual([ids.key, twin].sort());
+    expect(
+      both.body.tasks
+        .slice(0, 2)
+        .map((x: any) => x.id)
+        .sort(),
+    ).toEqual([ids.key, twin].sort());
     expect(both.body.tasks).toHaveLength(3);
   });
 

@@ -98,7 +98,7 @@ describe('operations', () => {
 });
 
 describe('all or nothing', () => {
-  it('a status that one task\'s project lacks refuses the whole request', async () => {
+  it("a status that one task's project lacks refuses the whole request", async () => {
     const { owner, workspaceId, project, ids } = await board(1);
     await t.api.post(`/column/${project.id}`, { name: 'QA' }, owner.token);
     const other = await createProject(t, owner.token, workspaceId);
@@ -120,7 +120,11 @@ describe('all or nothing', () => {
     await sql(t.databaseUrl, `INSERT INTO member (organization_id, user_id, role) VALUES ($1, $2, 'owner')`, [b.workspaceId, a.owner.user.id]);
     const both = await bulk(a.owner.token, [a.ids[0], b.ids[0]], 'updatePriority', 'high');
     expect([both.status, both.body]).toEqual([400, { message: 'All tasks of a bulk update must be in one workspace' }]);
-    for (const [id, token] of [[a.ids[0], a.owner.token], [b.ids[0], b.owner.token]]) expect((await t.api.get(`/task/${id}`, token)).body.priority).toBe('no-priority');
+    for (const [id, token] of [
+      [a.ids[0], a.owner.token],
+      [b.ids[0], b.owner.token],
+    ])
+      expect((await t.api.get(`/task/${id}`, token)).body.priority).toBe('no-priority');
     expect((await bulk(a.owner.token, [a.ids[0], MISSING_ID], 'updatePriority', 'high')).body).toEqual({ message: 'Task not found' });
     expect((await bulk(a.owner.token, [a.ids[0], 'nope'], 'updatePriority', 'high')).body).toEqual({ message: 'Task not found' });
   });
@@ -145,7 +149,11 @@ describe('permissions and input', () => {
     const { owner, ids } = await board(1);
     const key = (await t.api.post('/auth/api-key/create', { permissions: { task: ['read', 'update'] } }, owner.token)).body.key;
     expect((await bulk(key, ids, 'updatePriority', 'high')).body).toEqual({ success: true, updatedCount: 1 });
-    for (const [operation, value] of [['delete', undefined], ['updateAssignee', null], ['addLabel', randomUUID()]] as const) {
+    for (const [operation, value] of [
+      ['delete', undefined],
+      ['updateAssignee', null],
+      ['addLabel', randomUUID()],
+    ] as const) {
       for (const taskIds of [ids, [randomUUID()]]) {
         const res = await bulk(key, taskIds, operation, value);
         expect([operation, res.status, res.body]).toEqual([operation, 403, { message: 'Insufficient API key scope' }]);
@@ -160,8 +168,14 @@ describe('permissions and input', () => {
     const cases: [unknown, string][] = [
       [{ taskIds: [], operation: 'delete' }, 'taskIds must contain at least 1 elements'],
       [{ taskIds: Array.from({ length: 501 }, () => randomUUID()), operation: 'delete' }, 'taskIds must contain no more than 500 elements'],
-      [{ taskIds: ids, operation: 'archive' }, 'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, delete'],
-      [{ taskIds: ids, operation: '__proto__', value: 'x' }, 'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, delete'],
+      [
+        { taskIds: ids, operation: 'archive' },
+        'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, delete',
+      ],
+      [
+        { taskIds: ids, operation: '__proto__', value: 'x' },
+        'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, delete',
+      ],
       [{ taskIds: ids, operation: 'updateStatus' }, 'value must be a status (1-100 characters)'],
       [{ taskIds: ids, operation: 'updateStatus', value: '' }, 'value must be a status (1-100 characters)'],
       [{ taskIds: ids, operation: 'updatePriority', value: 'huge' }, 'value must be one of the following values: no-priority, low, medium, high, urgent'],

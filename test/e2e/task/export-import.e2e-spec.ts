@@ -21,10 +21,16 @@ async function board() {
 }
 
 describe('GET /task/export/:projectId', () => {
-  it("writes the project and its tasks in board order, each with its labels", async () => {
+  it('writes the project and its tasks in board order, each with its labels', async () => {
     const { owner, workspaceId, project } = await board();
     const done = await createTask(t, owner.token, project.id, { title: 'Done one', status: 'done', priority: 'low' });
-    const second = await createTask(t, owner.token, project.id, { title: 'Second', description: 'Body', dueDate: '2030-01-02T03:04:05Z', startDate: '2030-01-01T00:00:00Z', userId: owner.user.id });
+    const second = await createTask(t, owner.token, project.id, {
+      title: 'Second',
+      description: 'Body',
+      dueDate: '2030-01-02T03:04:05Z',
+      startDate: '2030-01-01T00:00:00Z',
+      userId: owner.user.id,
+    });
     const planned = await createTask(t, owner.token, project.id, { title: 'Someday', status: 'planned' });
     const first = await createTask(t, owner.token, project.id, { title: 'First' });
     await t.api.put(`/task/${first.id}`, { position: 0 }, owner.token);
@@ -36,10 +42,25 @@ describe('GET /task/export/:projectId', () => {
     const res = await t.api.get(`/task/export/${project.id}`, owner.token);
     expect(res.status).toBe(200);
     expect(res.body.project).toEqual({ name: 'Source', slug: project.slug, description: 'Where tasks come from', exportedAt: ISO });
-    const plain = (x: any) => ({ title: x.title, description: x.description, status: x.status, priority: x.priority, dueDate: x.dueDate, startDate: x.startDate, userId: x.userId, labels: [] });
+    const plain = (x: any) => ({
+      title: x.title,
+      description: x.description,
+      status: x.status,
+      priority: x.priority,
+      dueDate: x.dueDate,
+      startDate: x.startDate,
+      userId: x.userId,
+      labels: [],
+    });
     expect(res.body.tasks).toEqual([
       plain({ ...first, position: 0 }),
-      { ...plain(second), labels: [{ name: 'API', color: '#112233' }, { name: 'bug', color: 'red' }] },
+      {
+        ...plain(second),
+        labels: [
+          { name: 'API', color: '#112233' },
+          { name: 'bug', color: 'red' },
+        ],
+      },
       plain(done),
       plain(planned),
       plain(archived),
@@ -123,7 +144,11 @@ describe('POST /task/import/:projectId', () => {
     expect([r.total, r.successful, r.failed]).toEqual([9, 5, 4]);
     expect(r.tasks.map((x: any) => ({ ...x, task: x.task && [x.task.title, x.task.status, x.task.priority, x.task.userId] }))).toEqual([
       { success: true, task: ['Good', 'done', 'high', null] },
-      { success: true, task: ['Odd', 'to-do', 'no-priority', null], warnings: ['Unknown status "doing": imported into "to-do"', 'Unknown priority "critical": imported as "no-priority"'] },
+      {
+        success: true,
+        task: ['Odd', 'to-do', 'no-priority', null],
+        warnings: ['Unknown status "doing": imported into "to-do"', 'Unknown priority "critical": imported as "no-priority"'],
+      },
       { success: true, task: ['Blank status', 'to-do', 'no-priority', null] },
       { success: false, error: 'title must be longer than or equal to 1 characters' },
       { success: false, error: 'status must be shorter than or equal to 100 characters, status must be a string' },
@@ -153,7 +178,17 @@ describe('POST /task/import/:projectId', () => {
     // A rule only this test's database has: the third task cannot be written.
     await sql(t.databaseUrl, `ALTER TABLE task ADD CONSTRAINT test_no_boom CHECK (title <> 'boom') NOT VALID`);
     try {
-      const res = await t.api.post(`/task/import/${project.id}`, { tasks: [{ title: 'a', status: 'to-do' }, { title: 'b', status: 'to-do' }, { title: 'boom', status: 'to-do' }] }, owner.token);
+      const res = await t.api.post(
+        `/task/import/${project.id}`,
+        {
+          tasks: [
+            { title: 'a', status: 'to-do' },
+            { title: 'b', status: 'to-do' },
+            { title: 'boom', status: 'to-do' },
+          ],
+        },
+        owner.token,
+      );
       expect([res.status, res.body]).toEqual([500, { message: 'Internal server error' }]);
     } finally {
       await sql(t.databaseUrl, `ALTER TABLE task DROP CONSTRAINT test_no_boom`);

@@ -13,9 +13,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const events = (taskId: string) =>
-  sql(t.databaseUrl, `SELECT id, name, payload FROM outbox WHERE queue = 'task-events' AND payload->'task'->>'id' = $1 ORDER BY created_at, payload->>'occurredAt'`, [
-    taskId,
-  ]);
+  sql(t.databaseUrl, `SELECT id, name, payload FROM outbox WHERE queue = 'task-events' AND payload->'task'->>'id' = $1 ORDER BY created_at, payload->>'occurredAt'`, [taskId]);
 
 async function board() {
   const { owner, workspaceId } = await ownerWithWorkspace(t);
@@ -96,7 +94,12 @@ describe('task events written by the write path', () => {
     const [row] = await sql(t.databaseUrl, `SELECT * FROM task WHERE id = $1`, [task.id]);
     await expect(
       ds.transaction(async (m) => {
-        const written = await changes.update(row, { set: { title: 'Lost' }, activities: [{ type: 'title_changed', content: 'x', eventData: { oldTitle: 'Kept', newTitle: 'Lost' } }] }, owner.user.id, m);
+        const written = await changes.update(
+          row,
+          { set: { title: 'Lost' }, activities: [{ type: 'title_changed', content: 'x', eventData: { oldTitle: 'Kept', newTitle: 'Lost' } }] },
+          owner.user.id,
+          m,
+        );
         expect(written?.title).toBe('Lost');
         throw new Error('roll back');
       }),

@@ -11,8 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const activities = (taskId: string) =>
-  sql(t.databaseUrl, `SELECT type, user_id, content, event_data FROM activity WHERE task_id = $1 ORDER BY created_at, id`, [taskId]);
+const activities = (taskId: string) => sql(t.databaseUrl, `SELECT type, user_id, content, event_data FROM activity WHERE task_id = $1 ORDER BY created_at, id`, [taskId]);
 const VALID = 'to-do, in-progress, in-review, done, planned, archived';
 
 async function board() {

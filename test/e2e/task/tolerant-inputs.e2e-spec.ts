@@ -38,7 +38,15 @@ describe('"" means none', () => {
     await t.api.put(`/task/assignee/${task.id}`, { userId: owner.user.id }, owner.token);
     const unassigned = await t.api.put(`/task/assignee/${task.id}`, { userId: '' }, owner.token);
     expect([unassigned.status, unassigned.body.userId]).toEqual([200, null]);
-    expect((await activities(task.id)).map((a) => a.type)).toEqual(['created', 'due_date_changed', 'assignee_changed', 'due_date_changed', 'unassigned', 'assignee_changed', 'unassigned']);
+    expect((await activities(task.id)).map((a) => a.type)).toEqual([
+      'created',
+      'due_date_changed',
+      'assignee_changed',
+      'due_date_changed',
+      'unassigned',
+      'assignee_changed',
+      'unassigned',
+    ]);
   });
 
   it('PUT /task/due-date/:id with dueDate omitted or "" clears it', async () => {

@@ -9,11 +9,7 @@ afterAll(() => t?.close());
 describe('time entries', () => {
   it('records time in whole seconds; a missing end is a running timer', async () => {
     const { owner, task } = await taskOnBoard(t);
-    const res = await t.api.post(
-      '/time-entry',
-      { taskId: task.id, startTime: '2025-03-01T09:00:00Z', endTime: '2025-03-01T10:30:15.900Z', description: 'pairing' },
-      owner.token,
-    );
+    const res = await t.api.post('/time-entry', { taskId: task.id, startTime: '2025-03-01T09:00:00Z', endTime: '2025-03-01T10:30:15.900Z', description: 'pairing' }, owner.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(String),

@@ -14,7 +14,11 @@ export class SendVerificationEmailDto {
   @MaxLength(254)
   email: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Where verify-email sends the browser afterwards (origin of CLIENT_URL or PUBLIC_API_URL; a path is on CLIENT_URL)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Where verify-email sends the browser afterwards (origin of CLIENT_URL or PUBLIC_API_URL; a path is on CLIENT_URL)',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2048)
@@ -41,7 +45,11 @@ export class RequestPasswordResetDto {
   @MaxLength(254)
   email: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'The page of the reset link, which gets ?token=… (origin of CLIENT_URL or PUBLIC_API_URL); default CLIENT_URL/reset-password' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'The page of the reset link, which gets ?token=… (origin of CLIENT_URL or PUBLIC_API_URL); default CLIENT_URL/reset-password',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2048)

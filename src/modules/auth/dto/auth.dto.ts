@@ -5,7 +5,6 @@ import { IsEmail, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength,
 import { trim } from '../../../common/validation/dto-helpers';
 import { toNormalizedEmail } from '../../../common/validation/email';
 
-
 export class SignUpDto {
   @ApiProperty({ example: 'Ada Lovelace' })
   @Transform(trim)

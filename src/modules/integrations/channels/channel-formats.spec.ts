@@ -13,7 +13,14 @@ const event: TaskEvent = {
   data: {},
 };
 const ctx: SendContext = { deliveryId: 'd-1', event, clientUrl: 'https://app.test', messengerApiBaseUrl: 'https://messenger.test', nowSeconds: 1_900_000_000 };
-const target = (over: Partial<Target> = {}): Target => ({ chatId: '42', threadId: null, botToken: '123:TOKEN', webhookUrl: 'https://hooks.test/x/SECRET', signingSecrets: [], ...over });
+const target = (over: Partial<Target> = {}): Target => ({
+  chatId: '42',
+  threadId: null,
+  botToken: '123:TOKEN',
+  webhookUrl: 'https://hooks.test/x/SECRET',
+  signingSecrets: [],
+  ...over,
+});
 const answer = (statusCode: number, body: unknown, headers: Record<string, string> = {}): OutboundResponse => ({
   statusCode,
   headers,

@@ -3,10 +3,7 @@
  * and retries"): delivered, worth retrying (transient), or never going to work (permanent). Pure.
  */
 
-export type Verdict =
-  | { outcome: 'delivered' }
-  | { outcome: 'transient'; error: string; retryAfterMs: number | null }
-  | { outcome: 'permanent'; error: string };
+export type Verdict = { outcome: 'delivered' } | { outcome: 'transient'; error: string; retryAfterMs: number | null } | { outcome: 'permanent'; error: string };
 
 /** Longest excerpt of a receiver's answer kept in an error. */
 const EXCERPT = 200;

@@ -3,12 +3,7 @@ import { CryptoModule } from '../../../common/crypto/crypto.module';
 import { WorkerQueuesModule } from '../../../queue/queue.module';
 import { DeliveryPruner } from './delivery-pruner';
 import { DeliveryWorkRepository } from './delivery-work.repository';
-import {
-  CommunitychatDeliveryProcessor,
-  GenericWebhookDeliveryProcessor,
-  MessengerDeliveryProcessor,
-  TeamchatDeliveryProcessor,
-} from './delivery.processors';
+import { CommunitychatDeliveryProcessor, GenericWebhookDeliveryProcessor, MessengerDeliveryProcessor, TeamchatDeliveryProcessor } from './delivery.processors';
 import { DeliveryRunner } from './delivery.runner';
 import { FanOutParts } from './fan-out-parts';
 import { FanOutProcessor } from './fan-out.processor';

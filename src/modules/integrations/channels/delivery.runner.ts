@@ -14,9 +14,7 @@ export const INTEGRATION_REMOVED = 'Integration removed';
 export const INTEGRATION_INACTIVE = 'Integration inactive';
 
 export type DeliveryJobResult =
-  | { delivered: true; statusCode: number }
-  | { skipped: 'gone' | 'not-pending' }
-  | { failed: typeof INTEGRATION_REMOVED | typeof INTEGRATION_INACTIVE };
+  { delivered: true; statusCode: number } | { skipped: 'gone' | 'not-pending' } | { failed: typeof INTEGRATION_REMOVED | typeof INTEGRATION_INACTIVE };
 
 /** A failure worth retrying: BullMQ retries it with the delivery backoff (Retry-After when the receiver sent one). */
 export class TransientDeliveryError extends Error implements RetryAfterCarrier {
@@ -86,8 +84,7 @@ export class DeliveryRunner {
 
     const error = verdict.outcome === 'delivered' ? null : verdict.error;
     const attempt: DeliveryAttempt = { at: startedAt.toISOString(), statusCode, durationMs: Math.round(performance.now() - started), error };
-    const status: DeliveryStatus =
-      verdict.outcome === 'delivered' ? 'delivered' : verdict.outcome === 'permanent' || lastAttempt ? 'failed' : 'pending';
+    const status: DeliveryStatus = verdict.outcome === 'delivered' ? 'delivered' : verdict.outcome === 'permanent' || lastAttempt ? 'failed' : 'pending';
     await this.deliveries.recordAttempt(d.id, attempt, status);
 
     const n = job.attemptsMade + 1;
@@ -108,7 +105,7 @@ export class DeliveryRunner {
       try {
         return this.crypto.decryptNullable(sealed);
       } catch {
-        throw new TargetUnusableError('The integration\'s secrets could not be decrypted (was ENCRYPTION_KEY changed?)');
+        throw new TargetUnusableError("The integration's secrets could not be decrypted (was ENCRYPTION_KEY changed?)");
       }
     };
     const secret = open(d.secret);

@@ -27,8 +27,7 @@ export const NO_ACTOR = 'Tandem';
 /** Long user text (a description, a comment) is cut to this many characters in chat messages. */
 export const TEXT_EXCERPT = 500;
 
-export const taskUrl = (clientUrl: string, event: Pick<TaskEvent, 'project' | 'task'>): string =>
-  `${clientUrl}/projects/${event.project.id}/tasks/${event.task.id}`;
+export const taskUrl = (clientUrl: string, event: Pick<TaskEvent, 'project' | 'task'>): string => `${clientUrl}/projects/${event.project.id}/tasks/${event.task.id}`;
 
 const str = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : String(v));
 
@@ -85,5 +84,4 @@ export function eventView(event: TaskEvent, clientUrl: string): EventView {
 }
 
 /** A change line as plain text: `Status: to-do → done`. */
-export const changeText = (c: ChangeLine, esc: (s: string) => string = (s) => s): string =>
-  'text' in c ? esc(c.text) : `${esc(c.label)}: ${esc(c.from)} \u2192 ${esc(c.to)}`;
+export const changeText = (c: ChangeLine, esc: (s: string) => string = (s) => s): string => ('text' in c ? esc(c.text) : `${esc(c.label)}: ${esc(c.from)} \u2192 ${esc(c.to)}`);

@@ -62,7 +62,8 @@ export class FanOutProcessor extends WorkerHost implements OnApplicationBootstra
   async process(job: Job<{ events?: unknown } | TaskEvent>): Promise<FanOutResult> {
     // A packed job (the relay's, src/queue/queues.ts) holds several events; a job of one event
     // (named after its kind) is what a redelivery tool or an older relay queues.
-    const given: unknown[] = job.name === TASK_EVENTS_JOB ? (Array.isArray((job.data as { events?: unknown }).events) ? (job.data as { events: unknown[] }).events : []) : [job.data];
+    const given: unknown[] =
+      job.name === TASK_EVENTS_JOB ? (Array.isArray((job.data as { events?: unknown }).events) ? (job.data as { events: unknown[] }).events : []) : [job.data];
     const events = given.filter(isTaskEvent);
     const pending = await this.deliveries.fanOutMany(events.filter((e) => isIntegrationKind(e.kind)));
     const byType = new Map<IntegrationType, string[]>();

@@ -58,18 +58,16 @@ describe('messenger format', () => {
     expect(msg).toEqual({
       chat_id: '-100123',
       parse_mode: 'HTML',
-      text: [
-        '<b>[R&amp;D &lt;x&gt;] #12 Fix &quot;a&quot; &lt; b</b>',
-        'Ada changed the status',
-        'Status: to-do → done',
-        `<a href="${taskUrl}">Open task</a>`,
-      ].join('\n'),
+      text: ['<b>[R&amp;D &lt;x&gt;] #12 Fix &quot;a&quot; &lt; b</b>', 'Ada changed the status', 'Status: to-do → done', `<a href="${taskUrl}">Open task</a>`].join('\n'),
     });
     expect(messengerMessage(eventView(ev, CLIENT), { chatId: '1', threadId: 7 }).message_thread_id).toBe(7);
   });
 
   it('a comment shows its text, escaped', () => {
-    const msg = messengerMessage(eventView(event({ kind: 'taskCommentCreated', data: { commentId: 'c', content: '<script>alert(1)</script>' } }), CLIENT), { chatId: '1', threadId: null });
+    const msg = messengerMessage(eventView(event({ kind: 'taskCommentCreated', data: { commentId: 'c', content: '<script>alert(1)</script>' } }), CLIENT), {
+      chatId: '1',
+      threadId: null,
+    });
     expect(msg.text).toContain('Ada commented\n&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 });
@@ -127,7 +125,12 @@ describe('communitychat format', () => {
 
   it('truncates to the limits with …', () => {
     const long = 'x'.repeat(10_000);
-    const ev = event({ kind: 'taskDescriptionChanged', task: { ...event().task, title: long, status: long }, project: { id: 'p', name: long, slug: 'L' }, data: { newDescription: long } });
+    const ev = event({
+      kind: 'taskDescriptionChanged',
+      task: { ...event().task, title: long, status: long },
+      project: { id: 'p', name: long, slug: 'L' },
+      data: { newDescription: long },
+    });
     const [e] = communitychatMessage({ ...eventView(ev, CLIENT), changes: [{ text: long }] }, ev.kind).embeds;
     expect(charLength(e.title)).toBe(COMMUNITYCHAT_LIMITS.title);
     expect(e.title.endsWith('…')).toBe(true);

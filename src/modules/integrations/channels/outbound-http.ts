@@ -125,8 +125,7 @@ export function send(
         const chunks: Buffer[] = [];
         let size = 0;
         let truncated = false;
-        const done = () =>
-          finish(() => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), truncated }));
+        const done = () => finish(() => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), truncated }));
         res.on('data', (chunk: Buffer) => {
           if (truncated) return;
           const room = maxBytes - size;

@@ -46,5 +46,4 @@ export const escapeMrkdwn = (s: string): string => s.replace(/[&<>]/g, (c) => HT
  * `<@!123>` (a user by nickname) and `<@&123>` (a role). A zero-width space after the `@` keeps
  * the text readable and makes it no mention at all.
  */
-export const neutraliseMentions = (s: string): string =>
-  s.replace(/@(everyone|here)/gi, '@\u200b$1').replace(/<@([!&]?\d+)>/g, '<@\u200b$1>');
+export const neutraliseMentions = (s: string): string => s.replace(/@(everyone|here)/gi, '@\u200b$1').replace(/<@([!&]?\d+)>/g, '<@\u200b$1>');

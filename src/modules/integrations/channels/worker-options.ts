@@ -23,8 +23,7 @@ export function deliveryProcessorOptions(): WorkerOptions {
     lockDuration: 15_000,
     stalledInterval: 5_000,
     settings: {
-      backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
-        deliveryBackoffMs(attemptsMade, (err as (Error & RetryAfterCarrier) | undefined)?.retryAfterMs),
+      backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) => deliveryBackoffMs(attemptsMade, (err as (Error & RetryAfterCarrier) | undefined)?.retryAfterMs),
     },
   };
 }

@@ -126,10 +126,7 @@ export class ExternalLinkRepository {
 
   /** Gives the claim back after a failed post, so a later import or event tries again. */
   async releaseLinkComment(workspaceId: string, id: string): Promise<void> {
-    await rows(this.ds.manager, `UPDATE external_link SET link_comment_claimed_at = NULL WHERE id = $1 AND workspace_id = $2 AND link_comment_id IS NULL`, [
-      id,
-      workspaceId,
-    ]);
+    await rows(this.ds.manager, `UPDATE external_link SET link_comment_claimed_at = NULL WHERE id = $1 AND workspace_id = $2 AND link_comment_id IS NULL`, [id, workspaceId]);
   }
 
   /** Which of `externalIds` (issue comment ids) were copied already. */

@@ -38,11 +38,11 @@ export class GitIntegrationRepository {
 
   /** The row, locked until the transaction of `m` ends. */
   lockInProject(workspaceId: string, projectId: string, type: GitSource, m: EntityManager): Promise<GitIntegrationRow | undefined> {
-    return firstRow<GitIntegrationRow>(
-      m,
-      `SELECT ${GIT_INTEGRATION_FIELDS} FROM git_integration WHERE workspace_id = $1 AND project_id = $2 AND type = $3 FOR UPDATE`,
-      [workspaceId, projectId, type],
-    );
+    return firstRow<GitIntegrationRow>(m, `SELECT ${GIT_INTEGRATION_FIELDS} FROM git_integration WHERE workspace_id = $1 AND project_id = $2 AND type = $3 FOR UPDATE`, [
+      workspaceId,
+      projectId,
+      type,
+    ]);
   }
 
   /**
@@ -55,11 +55,10 @@ export class GitIntegrationRepository {
 
   /** The active integration of `type` linking the repository `repositoryKey`, for a webhook that names only the repository. */
   findActiveByRepository(type: GitSource, repositoryKey: string): Promise<GitIntegrationRow | undefined> {
-    return firstRow<GitIntegrationRow>(
-      this.ds.manager,
-      `SELECT ${GIT_INTEGRATION_FIELDS} FROM git_integration WHERE type = $1 AND repository_key = $2 AND is_active`,
-      [type, repositoryKey],
-    );
+    return firstRow<GitIntegrationRow>(this.ds.manager, `SELECT ${GIT_INTEGRATION_FIELDS} FROM git_integration WHERE type = $1 AND repository_key = $2 AND is_active`, [
+      type,
+      repositoryKey,
+    ]);
   }
 
   /**
@@ -90,11 +89,11 @@ export class GitIntegrationRepository {
   update(workspaceId: string, id: string, values: Partial<GitIntegrationColumns>, m: EntityManager): Promise<GitIntegrationRow | undefined> {
     const set = setClause(values as Record<string, unknown>, 3);
     const assignments = [set.sql, 'updated_at = now()'].filter(Boolean).join(', ');
-    return firstRow<GitIntegrationRow>(
-      m,
-      `UPDATE git_integration SET ${assignments} WHERE id = $1 AND workspace_id = $2 RETURNING ${GIT_INTEGRATION_FIELDS}`,
-      [id, workspaceId, ...set.params],
-    );
+    return firstRow<GitIntegrationRow>(m, `UPDATE git_integration SET ${assignments} WHERE id = $1 AND workspace_id = $2 RETURNING ${GIT_INTEGRATION_FIELDS}`, [
+      id,
+      workspaceId,
+      ...set.params,
+    ]);
   }
 
   /** True when there was one to delete. */

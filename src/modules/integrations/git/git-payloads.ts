@@ -99,8 +99,7 @@ export function readWebhook(source: GitSource, event: string, payload: unknown):
       const pullRequest = readPullRequest(p.pull_request);
       if (!pullRequest) return { kind: 'ignored', reason: 'No pull request in the payload' };
       const merged = obj(p.pull_request).merged === true;
-      const kind =
-        action === 'opened' || action === 'reopened' || action === 'ready_for_review' ? 'opened' : action === 'closed' ? (merged ? 'merged' : 'closed') : 'updated';
+      const kind = action === 'opened' || action === 'reopened' || action === 'ready_for_review' ? 'opened' : action === 'closed' ? (merged ? 'merged' : 'closed') : 'updated';
       return { kind: 'pull_request', action: kind, pullRequest };
     }
     default:

@@ -18,9 +18,16 @@ export const errorBodyKeyOf = (req: Request): 'message' | 'error' =>
 const FORBIDDEN: ErrorCase = [403, 'Insufficient permissions', 'Insufficient API key scope'];
 
 /** Error answers the git-host routes document. */
-export const GIT_GET_ERRORS: ErrorCase[] = [[403, 'Insufficient API key scope'], [404, 'Project not found']];
+export const GIT_GET_ERRORS: ErrorCase[] = [
+  [403, 'Insufficient API key scope'],
+  [404, 'Project not found'],
+];
 export const GIT_WRITE_ERRORS: ErrorCase[] = [FORBIDDEN, [404, 'Project not found'], [409, 'This repository is already linked to another active project']];
-export const GIT_UPDATE_ERRORS: ErrorCase[] = [FORBIDDEN, [404, 'Project not found', 'Integration not found'], [409, 'This repository is already linked to another active project']];
+export const GIT_UPDATE_ERRORS: ErrorCase[] = [
+  FORBIDDEN,
+  [404, 'Project not found', 'Integration not found'],
+  [409, 'This repository is already linked to another active project'],
+];
 export const GIT_REMOVE_ERRORS: ErrorCase[] = [FORBIDDEN, [404, 'Project not found', 'Integration not found']];
 export const WEBHOOK_ERRORS: ErrorCase[] = [
   [401, 'Invalid signature'],

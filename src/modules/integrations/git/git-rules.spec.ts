@@ -86,7 +86,9 @@ describe('transitions', () => {
 
 describe('labels', () => {
   it('status: and priority: set fields; the rest are labels with #rrggbb colours', () => {
-    expect(readLabels([{ name: 'Status: In-Progress' }, { name: 'priority:urgent' }, { name: 'bug', color: 'D73A4A' }, { name: 'status:done' }], ['to-do', 'in-progress', 'done'])).toEqual({
+    expect(
+      readLabels([{ name: 'Status: In-Progress' }, { name: 'priority:urgent' }, { name: 'bug', color: 'D73A4A' }, { name: 'status:done' }], ['to-do', 'in-progress', 'done']),
+    ).toEqual({
       status: 'in-progress',
       priority: 'urgent',
       others: [{ name: 'bug', color: '#d73a4a' }],

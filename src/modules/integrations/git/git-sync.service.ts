@@ -125,7 +125,12 @@ export class GitSyncService {
    * Applies one inbound event in one transaction that also records the delivery (by its id and by
    * the SHA-256 of its body): a delivery seen before changes nothing (`duplicate`).
    */
-  async receive(ctx: GitContext, delivery: { receiver: string; deliveryId: string; bodySha256: string }, event: GitEvent, commenter: IssueCommenter | null): Promise<WebhookAnswer> {
+  async receive(
+    ctx: GitContext,
+    delivery: { receiver: string; deliveryId: string; bodySha256: string },
+    event: GitEvent,
+    commenter: IssueCommenter | null,
+  ): Promise<WebhookAnswer> {
     if (event.kind === 'ignored') return { ok: true, outcome: 'ignored', taskIds: [], reason: event.reason };
     const applied = await this.transaction(async (m) => {
       if (!(await this.receipts.record(delivery.receiver, delivery.deliveryId, delivery.bodySha256, m))) return null;
@@ -164,7 +169,10 @@ export class GitSyncService {
     m: EntityManager,
   ): Promise<{ created: boolean; applied: Applied }> {
     const applied: Applied = { changed: false, taskIds: new Set(), issueLinks: [] };
-    const labels = readLabels(issue.labels, ctx.columns.map((c) => c.slug));
+    const labels = readLabels(
+      issue.labels,
+      ctx.columns.map((c) => c.slug),
+    );
     const title = taskTitle(issue.title, issue.number);
     const description = taskDescription(issue.body);
     const linkFields = { url: issue.url, title, metadata: { state: issue.state } };
@@ -177,7 +185,17 @@ export class GitSyncService {
       // label says, else where opening does.
       const status = issue.state === 'closed' ? this.target(ctx, 'issue_closed') : (labels.status ?? this.target(ctx, 'issue_opened'));
       task = await this.tasks.createFromIntegration(
-        { workspaceId: ctx.scope.workspaceId, projectId: ctx.scope.projectId, status, userId: null, title, description, priority: labels.priority ?? 'no-priority', startDate: null, dueDate: null },
+        {
+          workspaceId: ctx.scope.workspaceId,
+          projectId: ctx.scope.projectId,
+          status,
+          userId: null,
+          title,
+          description,
+          priority: labels.priority ?? 'no-priority',
+          startDate: null,
+          dueDate: null,
+        },
         opts.actorId,
         m,
       );

@@ -69,7 +69,11 @@ export class HostedgitIntegrationController {
   @ApiHeader({ name: 'X-GitHub-Delivery', required: false, description: 'the delivery id (a replay of one changes nothing)' })
   @ApiBody({ description: "the App's webhook payload (JSON)", schema: { type: 'object' } })
   @ApiAnswer('{ok: true, outcome: applied | unchanged | duplicate | ignored, taskIds, reason?}')
-  @ApiErrors([401, 'Invalid signature'], [415, 'The webhook body must be JSON (Content-Type: application/json)'], [503, 'The hostedgit webhook is not configured on this server (HOSTEDGIT_WEBHOOK_SECRET)'])
+  @ApiErrors(
+    [401, 'Invalid signature'],
+    [415, 'The webhook body must be JSON (Content-Type: application/json)'],
+    [503, 'The hostedgit webhook is not configured on this server (HOSTEDGIT_WEBHOOK_SECRET)'],
+  )
   @ApiOperation({ summary: "The hostedgit App's webhook, for every linked repository (no login: the signature proves the sender); errors answer {error}" })
   receive(@Headers() headers: Record<string, string>, @Req() req: Request & { rawBody?: Buffer }) {
     return this.hostedgit.receiveWebhook(headers, req.rawBody);

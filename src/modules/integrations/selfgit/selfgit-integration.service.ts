@@ -1,4 +1,15 @@
-import { BadRequestException, ConflictException, ForbiddenException, HttpException, Inject, Injectable, Logger, NotFoundException, UnauthorizedException, UnsupportedMediaTypeException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  UnauthorizedException,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { keyScopeAllows } from '../../../common/decorators/api-key-scope.decorator';
 import { AuthUser } from '../../../common/decorators/current-user.decorator';

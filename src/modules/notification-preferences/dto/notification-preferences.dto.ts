@@ -50,7 +50,13 @@ export class UpdateNotificationPreferencesDto {
   @IsBoolean()
   topicpushEnabled?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2048, example: 'https://ntfy.example.com', description: 'http(s), no query; checked by the destination guard; null or "" clears it' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2048,
+    example: 'https://ntfy.example.com',
+    description: 'http(s), no query; checked by the destination guard; null or "" clears it',
+  })
   @OptionalNullable()
   @IsServerUrl()
   topicpushServerUrl?: string | null;
@@ -70,7 +76,13 @@ export class UpdateNotificationPreferencesDto {
   @IsBoolean()
   serverpushEnabled?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2048, example: 'https://push.example.com', description: 'http(s), no query; checked by the destination guard; null or "" clears it' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2048,
+    example: 'https://push.example.com',
+    description: 'http(s), no query; checked by the destination guard; null or "" clears it',
+  })
   @OptionalNullable()
   @IsServerUrl()
   serverpushServerUrl?: string | null;
@@ -85,12 +97,23 @@ export class UpdateNotificationPreferencesDto {
   @IsBoolean()
   webhookEnabled?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2048, example: 'https://example.com/hooks/me', description: 'http(s); checked by the destination guard; null or "" clears it' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2048,
+    example: 'https://example.com/hooks/me',
+    description: 'http(s); checked by the destination guard; null or "" clears it',
+  })
   @OptionalNullable()
   @IsWebhookUrl()
   webhookUrl?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1024, description: 'signing secret; stored encrypted, never answered; a new one replaces the old (which keeps signing for 24 h); null or "" removes it' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 1024,
+    description: 'signing secret; stored encrypted, never answered; a new one replaces the old (which keeps signing for 24 h); null or "" removes it',
+  })
   @OptionalNullable()
   @IsText(1024)
   webhookSecret?: string | null;

@@ -85,7 +85,14 @@ export function userWebhookRequest(url: string, secrets: readonly string[], deli
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 /** A subject line: no line breaks, bounded. */
-const subjectLine = (s: string, max = 200) => truncate(s.replace(/[\r\n\t]+/g, ' ').replace(/\s+/g, ' ').trim(), max);
+const subjectLine = (s: string, max = 200) =>
+  truncate(
+    s
+      .replace(/[\r\n\t]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    max,
+  );
 
 /** The notification email: plain text and HTML, the task link, and the preferences link in the footer. */
 export function notificationEmail(to: string, msg: MessageText, prefsUrl: string): EmailMessage {
@@ -105,7 +112,8 @@ export function notificationEmail(to: string, msg: MessageText, prefsUrl: string
     '',
   ].join('\n');
   const e = escapeHtml;
-  const lines = msg.count > 1 ? `<ul>${msg.lines.map((l) => `<li>${e(l)}</li>`).join('')}</ul>` : msg.lines.map((l) => `<p style="white-space: pre-wrap">${e(l)}</p>`).join('\n    ');
+  const lines =
+    msg.count > 1 ? `<ul>${msg.lines.map((l) => `<li>${e(l)}</li>`).join('')}</ul>` : msg.lines.map((l) => `<p style="white-space: pre-wrap">${e(l)}</p>`).join('\n    ');
   const html = `<!doctype html>
 <html>
   <body style="font-family: sans-serif; line-height: 1.5">

@@ -10,12 +10,7 @@ import { OrganizationDataModule } from '../../organization/organization-data.mod
 import { NotificationFanOut } from './notification-fan-out';
 import { UserChannels } from './user-channels';
 import { UserDeliveryQueues } from './user-delivery-queues';
-import {
-  EmailNotificationProcessor,
-  ServerpushNotificationProcessor,
-  TopicpushNotificationProcessor,
-  WebhookNotificationProcessor,
-} from './user-delivery.processors';
+import { EmailNotificationProcessor, ServerpushNotificationProcessor, TopicpushNotificationProcessor, WebhookNotificationProcessor } from './user-delivery.processors';
 import { UserDeliveryRepository } from './user-delivery.repository';
 import { UserDeliveryRunner } from './user-delivery.runner';
 

@@ -2,8 +2,7 @@ import { recipientOf } from './recipients';
 
 const ADA = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BOB = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
-const ev = (kind: string, assigneeId: string | null, actorId: string | null) =>
-  ({ kind, task: { assigneeId }, actor: actorId ? { id: actorId, name: 'x' } : null }) as any;
+const ev = (kind: string, assigneeId: string | null, actorId: string | null) => ({ kind, task: { assigneeId }, actor: actorId ? { id: actorId, name: 'x' } : null }) as any;
 
 describe('recipientOf', () => {
   it('the assignee hears of creation for them, assignment, status changes, comments and time entries by others', () => {

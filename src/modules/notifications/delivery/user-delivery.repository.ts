@@ -65,7 +65,14 @@ export class UserDeliveryRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** FAN_OUT_SQL: the user's deliveries of the event still to do. */
-  fanOut(workspaceId: string, userId: string, event: TaskEvent, text: NotificationText, channels: readonly UserChannel[], m: EntityManager = this.ds.manager): Promise<PendingUserDelivery[]> {
+  fanOut(
+    workspaceId: string,
+    userId: string,
+    event: TaskEvent,
+    text: NotificationText,
+    channels: readonly UserChannel[],
+    m: EntityManager = this.ds.manager,
+  ): Promise<PendingUserDelivery[]> {
     return rows<PendingUserDelivery>(m, FAN_OUT_SQL, [
       workspaceId,
       userId,
@@ -112,12 +119,7 @@ export class UserDeliveryRepository {
 
   /** The pending deliveries of the burst (user, channel, task), oldest first, at most `limit`. */
   burst(channel: UserChannel, userId: string, taskId: string, limit: number): Promise<UserDeliveryRow[]> {
-    return rows<UserDeliveryRow>(this.ds.manager, `SELECT ${FIELDS} FROM delivery WHERE ${BATCH_WHERE} ORDER BY created_at, id LIMIT $4`, [
-      channel,
-      userId,
-      taskId,
-      limit,
-    ]);
+    return rows<UserDeliveryRow>(this.ds.manager, `SELECT ${FIELDS} FROM delivery WHERE ${BATCH_WHERE} ORDER BY created_at, id LIMIT $4`, [channel, userId, taskId, limit]);
   }
 
   /**

@@ -24,10 +24,7 @@ const UNREADABLE = "The recipient's channel secrets could not be decrypted (was 
 /** Most deliveries one message of a burst carries; the rest go in the next. */
 export const MAX_BURST = 100;
 
-export type UserDeliveryResult =
-  | { delivered: number; statusCode: number | null }
-  | { skipped: 'gone' | 'not-pending' }
-  | { failed: number; reason: string };
+export type UserDeliveryResult = { delivered: number; statusCode: number | null } | { skipped: 'gone' | 'not-pending' } | { failed: number; reason: string };
 
 /**
  * One attempt of one of a user's channels (docs/notifications.md, "Delivery, retries and

@@ -20,7 +20,6 @@ export class InviteMemberDto extends OptionalOrganizationIdBody {
   @IsString()
   teamId?: string;
 
-
   @ApiPropertyOptional({ description: 'with a pending invitation: extend it and send the email again' })
   @IsOptional()
   @IsBoolean()

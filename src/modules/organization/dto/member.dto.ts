@@ -3,7 +3,11 @@ import { OptionalOrganizationIdBody } from './organization.dto';
 import { IsRequiredString, IsRoleInput } from './validators';
 
 export class UpdateMemberRoleDto extends OptionalOrganizationIdBody {
-  @ApiProperty({ description: 'a role, a comma list or an array of roles (static or custom)', example: 'admin', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] })
+  @ApiProperty({
+    description: 'a role, a comma list or an array of roles (static or custom)',
+    example: 'admin',
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+  })
   @IsRoleInput()
   role: string | string[];
 

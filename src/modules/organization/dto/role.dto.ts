@@ -17,7 +17,6 @@ export class CreateRoleDto extends OptionalOrganizationIdBody {
   @IsPermissionInput()
   permission: Record<string, string[]> | string;
 
-
   @ApiPropertyOptional({ description: 'free-form fields stored with the role' })
   @IsOptional()
   @IsObject()

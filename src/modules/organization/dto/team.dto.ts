@@ -5,7 +5,6 @@ import { OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
 import { OptionalOrganizationIdBody } from './organization.dto';
 import { IsRequiredObject, IsRequiredString } from './validators';
 
-
 export class CreateTeamDto extends OptionalOrganizationIdBody {
   @ApiProperty({ example: 'Design' })
   @Transform(trim)

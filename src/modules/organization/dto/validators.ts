@@ -37,8 +37,7 @@ export const IsRoleInput = (options?: ValidationOptions) =>
       name: 'isRoleInput',
       validator: {
         validate: (v: unknown) =>
-          (typeof v === 'string' && v.trim().length > 0) ||
-          (Array.isArray(v) && v.length > 0 && v.length <= 20 && v.every((r) => typeof r === 'string' && r.trim().length > 0)),
+          (typeof v === 'string' && v.trim().length > 0) || (Array.isArray(v) && v.length > 0 && v.length <= 20 && v.every((r) => typeof r === 'string' && r.trim().length > 0)),
         defaultMessage: (args?: ValidationArguments) =>
           missing(args?.value) || args?.value === '' ? `${args?.property} is required` : `${args?.property} must be a role name or an array of role names`,
       },

@@ -15,7 +15,10 @@ export class UpdateProjectDto {
   @Length(1, 100)
   name?: string;
 
-  @ApiPropertyOptional({ example: 'API', description: 'the task key: 1-64 letters (any script) or digits, dashes and underscores inside; unique in the workspace (case-insensitive)' })
+  @ApiPropertyOptional({
+    example: 'API',
+    description: 'the task key: 1-64 letters (any script) or digits, dashes and underscores inside; unique in the workspace (case-insensitive)',
+  })
   @Transform(nfc)
   @OptionalNotNull()
   @IsString()

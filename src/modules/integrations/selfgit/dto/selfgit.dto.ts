@@ -10,7 +10,7 @@ const IsAccessToken = () => IsRequiredString({ max: 512, pattern: /^[\x21-\x7e]+
 
 /** What verify and create share: where the server is, the token and the repository. */
 export class SelfgitConnectionDto {
-  @ApiProperty({ maxLength: 2048, example: 'https://git.example.com', description: 'the server\'s address (http or https, no query); checked by the destination guard' })
+  @ApiProperty({ maxLength: 2048, example: 'https://git.example.com', description: "the server's address (http or https, no query); checked by the destination guard" })
   @IsWebhookUrl()
   baseUrl: string;
 
@@ -28,7 +28,9 @@ export class SelfgitConnectionDto {
 }
 
 export class VerifySelfgitDto extends SelfgitConnectionDto {
-  @ApiPropertyOptional({ description: 'a project of the workspace to check the caller against (its workspace:manage_settings); without it, any workspace where the caller holds it' })
+  @ApiPropertyOptional({
+    description: 'a project of the workspace to check the caller against (its workspace:manage_settings); without it, any workspace where the caller holds it',
+  })
   @OptionalNotNull()
   @IsRequiredString({ max: 100 })
   projectId?: string;
@@ -40,7 +42,7 @@ export class SelfgitIntegrationDto extends SelfgitConnectionDto {
   @IsBranchPattern()
   branchPattern?: string;
 
-  @ApiPropertyOptional({ default: false, description: 'post a comment with the task\'s link on each issue imported or created as a task' })
+  @ApiPropertyOptional({ default: false, description: "post a comment with the task's link on each issue imported or created as a task" })
   @OptionalNotNull()
   @IsBoolean()
   commentTaskLinkOnSelfgitIssue?: boolean;
