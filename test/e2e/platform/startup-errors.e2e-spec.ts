@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/app-config';
@@ -9,6 +9,7 @@ import { freePort } from '../../../src/startup/net';
 import { StartupError } from '../../../src/startup/startup-error';
 import { runRedisUrl } from '../../support/app';
 import { urlFor } from '../../support/db';
+import { sql } from '../../support/fixtures';
 import { runUntilExit } from '../../support/launcher';
 
 /**
@@ -124,11 +125,38 @@ describe('start-up checks and the embedded Postgres, in words', () => {
   (asRoot ? it : it.skip)('as root, a data folder the postgres user cannot reach is named, with what to do', async () => {
     // A folder only root may enter (mkdtemp makes it 0700), with the data folder inside it.
     const closed = tempDir('closed');
-    const err = await startEmbeddedPostgres({ dataDir: join(closed, 'data'), database: 'tandem' }).catch((e) => e);
+    // No folder to fall back to (by default, /var/lib/tandem: next test).
+    const err = await startEmbeddedPostgres({ dataDir: join(closed, 'data'), database: 'tandem', fallbackRoot: null }).catch((e) => e);
     expect(err).toBeInstanceOf(StartupError);
     expect(err.message).toContain(
       `Postgres refuses to run as root, so the embedded Postgres runs as the user "postgres", who cannot reach its data folder ${join(closed, 'data', 'postgres')}`,
     );
     expect(err.message).toContain('set TANDEM_DATA_DIR to a folder that user can reach');
   });
+
+  (asRoot ? it : it.skip)('as root, a data folder the postgres user cannot reach moves to the fallback folder, the same one on every run', async () => {
+    const closed = tempDir('closed-checkout');
+    const fallbackRoot = tempDir('fallback');
+    chmodSync(fallbackRoot, 0o755);
+    const lines: string[] = [];
+    const dataDir = join(closed, '.tandem');
+    const server = await startEmbeddedPostgres({ dataDir, database: 'postgres', fallbackRoot, durable: false, log: (l) => lines.push(l) });
+    try {
+      expect(await sql(server.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      const [moved] = readdirSync(fallbackRoot);
+      expect(moved).toMatch(/^data-[0-9a-f]{16}$/);
+      expect(existsSync(join(fallbackRoot, moved, 'postgres', 'PG_VERSION'))).toBe(true);
+      expect(lines).toContain(`the postgres user cannot reach ${dataDir} (a folder above it is closed to other users), so the embedded Postgres keeps its data in ${join(fallbackRoot, moved)}`);
+    } finally {
+      await server.stop();
+    }
+    // Started again: the same cluster (its password kept beside it), no second folder.
+    const again = await startEmbeddedPostgres({ dataDir, database: 'postgres', fallbackRoot, durable: false });
+    try {
+      expect(await sql(again.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      expect(readdirSync(fallbackRoot)).toHaveLength(1);
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
 });
