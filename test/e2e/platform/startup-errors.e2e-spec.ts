@@ -134,29 +134,35 @@ describe('start-up checks and the embedded Postgres, in words', () => {
     expect(err.message).toContain('set TANDEM_DATA_DIR to a folder that user can reach');
   });
 
-  (asRoot ? it : it.skip)('as root, a data folder the postgres user cannot reach moves to the fallback folder, the same one on every run', async () => {
-    const closed = tempDir('closed-checkout');
-    const fallbackRoot = tempDir('fallback');
-    chmodSync(fallbackRoot, 0o755);
-    const lines: string[] = [];
-    const dataDir = join(closed, '.tandem');
-    const server = await startEmbeddedPostgres({ dataDir, database: 'postgres', fallbackRoot, durable: false, log: (l) => lines.push(l) });
-    try {
-      expect(await sql(server.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
-      const [moved] = readdirSync(fallbackRoot);
-      expect(moved).toMatch(/^data-[0-9a-f]{16}$/);
-      expect(existsSync(join(fallbackRoot, moved, 'postgres', 'PG_VERSION'))).toBe(true);
-      expect(lines).toContain(`the postgres user cannot reach ${dataDir} (a folder above it is closed to other users), so the embedded Postgres keeps its data in ${join(fallbackRoot, moved)}`);
-    } finally {
-      await server.stop();
-    }
-    // Started again: the same cluster (its password kept beside it), no second folder.
-    const again = await startEmbeddedPostgres({ dataDir, database: 'postgres', fallbackRoot, durable: false });
-    try {
-      expect(await sql(again.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
-      expect(readdirSync(fallbackRoot)).toHaveLength(1);
-    } finally {
-      await again.stop();
-    }
-  }, 120_000);
+  (asRoot ? it : it.skip)(
+    'as root, a data folder the postgres user cannot reach moves to the fallback folder, the same one on every run',
+    async () => {
+      const closed = tempDir('closed-checkout');
+      const fallbackRoot = tempDir('fallback');
+      chmodSync(fallbackRoot, 0o755);
+      const lines: string[] = [];
+      const dataDir = join(closed, '.tandem');
+      const server = await startEmbeddedPostgres({ dataDir, database: 'postgres', fallbackRoot, durable: false, log: (l) => lines.push(l) });
+      try {
+        expect(await sql(server.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+        const [moved] = readdirSync(fallbackRoot);
+        expect(moved).toMatch(/^data-[0-9a-f]{16}$/);
+        expect(existsSync(join(fallbackRoot, moved, 'postgres', 'PG_VERSION'))).toBe(true);
+        expect(lines).toContain(
+          `the postgres user cannot reach ${dataDir} (a folder above it is closed to other users), so the embedded Postgres keeps its data in ${join(fallbackRoot, moved)}`,
+        );
+      } finally {
+        await server.stop();
+      }
+      // Started again: the same cluster (its password kept beside it), no second folder.
+      const again = await startEmbeddedPostgres({ dataDir, database: 'postgres', fallbackRoot, durable: false });
+      try {
+        expect(await sql(again.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+        expect(readdirSync(fallbackRoot)).toHaveLength(1);
+      } finally {
+        await again.stop();
+      }
+    },
+    120_000,
+  );
 });
