@@ -29,6 +29,8 @@ export interface LocalServer {
   readonly pid: number;
   /** True when this process started the server (and stop() stops it); false when it found it running. */
   readonly owned: boolean;
+  /** The folder the server keeps its data in. */
+  readonly dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -384,7 +386,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const already = await running(pgdata);
   if (already) {
     const url = urlOf(already.port, opts.database, password);
-    if (await canConnect(url)) return { url, pid: already.pid, owned: false, stop: async () => undefined };
+    if (await canConnect(url)) return { url, pid: already.pid, owned: false, dataDir: pgdata, stop: async () => undefined };
   }
 
   for (let attempt = 1; ; attempt++) {
@@ -414,7 +416,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         // Fast shutdown: open sessions are ended (the service has closed its own by then).
         stopSignal: 'SIGINT',
       });
-      return { url, pid: server.child.pid!, owned: true, stop: () => server.stop() };
+      return { url, pid: server.child.pid!, owned: true, dataDir: pgdata, stop: () => server.stop() };
     } catch (err) {
       // Another program took the port between freePort() and the server's bind: try another.
       if (err instanceof ServerExitedError && /could not bind|already in use/i.test(err.log) && attempt < 3) continue;

@@ -129,7 +129,7 @@ export async function startLocalRedis(opts: LocalRedisOptions): Promise<LocalSer
   const durable = opts.durable ?? true;
 
   const already = await runningLocalRedis(opts.dataDir);
-  if (already) return { ...already, owned: false, stop: async () => undefined };
+  if (already) return { ...already, owned: false, dataDir: dir, stop: async () => undefined };
 
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
@@ -145,7 +145,7 @@ export async function startLocalRedis(opts: LocalRedisOptions): Promise<LocalSer
         // Redis saves (AOF fsync) and exits on SIGTERM.
         stopSignal: 'SIGTERM',
       });
-      return { url: urlOf(port, password), pid: server.child.pid!, owned: true, stop: () => server.stop() };
+      return { url: urlOf(port, password), pid: server.child.pid!, owned: true, dataDir: dir, stop: () => server.stop() };
     } catch (err) {
       if (err instanceof ServerExitedError && /already in use|could not create server tcp listening socket/i.test(err.log) && attempt < 3) continue;
       if (err instanceof ServerExitedError) throw new StartupError(err.message);

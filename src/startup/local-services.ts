@@ -45,7 +45,7 @@ export async function startLocalServices(config: AppConfig, opts: { redis?: bool
       databaseUrl = pg.url;
       notices.push(
         `DATABASE_URL is not set and no Postgres answers at ${db.text}: using ${pg.owned ? 'the embedded Postgres it started' : 'the embedded Postgres already running'} ` +
-          `(${maskPassword(pg.url)}, pid ${pg.pid}, data in ${config.dataDir}/postgres${pg.owned ? ', stopped with the service' : ', left running'}). ` +
+          `(${maskPassword(pg.url)}, pid ${pg.pid}, data in ${pg.dataDir}${pg.owned ? ', stopped with the service' : ', left running'}). ` +
           'Set DATABASE_URL to use your own Postgres.',
       );
     }
@@ -59,7 +59,7 @@ export async function startLocalServices(config: AppConfig, opts: { redis?: bool
       redisUrl = server.url;
       notices.push(
         `REDIS_URL is not set and no Redis answers at ${redis.text}: using ${server.owned ? 'the local redis-server it started' : 'the local redis-server already running'} ` +
-          `(${maskPassword(server.url)}, pid ${server.pid}, data in ${config.dataDir}/redis${server.owned ? ', stopped with the service' : ', left running'}). ` +
+          `(${maskPassword(server.url)}, pid ${server.pid}, data in ${server.dataDir}${server.owned ? ', stopped with the service' : ', left running'}). ` +
           'Set REDIS_URL to use your own Redis.',
       );
     }
