@@ -144,8 +144,10 @@ describe('worker processes', () => {
     const tasks = new Set((await sql<{ id: string }>(api.databaseUrl, `SELECT id FROM task WHERE project_id = $1`, [project.id])).map((r) => r.id));
     expect([...eventIds].every((id) => tasks.has(id))).toBe(true);
     expect(received.size).toBe(200);
-    const delivered = await sql(api.databaseUrl, `SELECT status, count(*)::int AS n FROM delivery WHERE project_id = $1 GROUP BY status`, [project.id]);
-    expect(delivered).toEqual([{ status: 'delivered', n: 200 }]);
+    // An attempt is recorded once the receiver's answer is back, a moment after the request arrived.
+    const recorded = async () => sql(api.databaseUrl, `SELECT status, count(*)::int AS n FROM delivery WHERE project_id = $1 GROUP BY status`, [project.id]);
+    await until('every delivery recorded', async () => (await recorded()).every((r) => r.status !== 'pending'), 30_000);
+    expect(await recorded()).toEqual([{ status: 'delivered', n: 200 }]);
     receiver.answer({ status: 200 });
   });
 
