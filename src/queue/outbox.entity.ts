@@ -13,6 +13,4 @@ export class Outbox {
   /** Publications that failed so far (Redis unreachable), with the last reason. */
   @Column('integer', { default: 0 }) attempts: number;
   @Column('text', { nullable: true }) lastError: string | null;
-  /** Until when a relay that is publishing the row holds it (null: free). */
-  @Column('timestamptz', { nullable: true }) leasedUntil: Date | null;
 }

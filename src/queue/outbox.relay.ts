@@ -1,7 +1,9 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { OutboxFilters } from './outbox-filters';
 import { OutboxListener } from './outbox-listener';
@@ -13,11 +15,6 @@ const BATCH = 50;
 const QUEUE_TIMEOUT_MS = 5_000;
 /** After a failed publication (Redis away), the next try comes this soon, or at the poll if sooner. */
 const RETRY_MS = 1_000;
-/**
- * How long a relay holds the rows it publishes: far longer than a publication may take
- * (QUEUE_TIMEOUT_MS); a relay that died mid-way leaves its rows to others after this.
- */
-const LEASE_MS = 30_000;
 /** Least time between the starts of two drains (see wake()). */
 const GATHER_MS = 10;
 
@@ -36,11 +33,11 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
  *
  * Woken by the outbox listener after a row commits (LISTEN/NOTIFY; writers notify after their
  * commit through OutboxSignal), and by a poll every OUTBOX_POLL_MS in case a notification was
- * lost (listener reconnecting, a writer that crashed between its commit and its wake). Rows are
- * leased (FOR UPDATE SKIP LOCKED, then `leased_until`), so several workers never block each other
- * nor publish the same row at once, and published with BullMQ job id = row id; a row is deleted
- * only after BullMQ accepted its job, so a Redis outage leaves it for a later try, and if the
- * delete is lost after a successful publish, the next publish of the same id is ignored by BullMQ. A queue's consumers may register a filter (OutboxFilters): rows it says
+ * lost (listener reconnecting, a writer that crashed between its commit and its wake). Rows are claimed with FOR UPDATE SKIP
+ * LOCKED, so several workers never block each other, and published with BullMQ job id = row id;
+ * a row is deleted only after BullMQ accepted its job, so a Redis outage leaves it for a later
+ * try, and if the delete is lost after a successful publish, the next publish of the same id is
+ * ignored by BullMQ. A queue's consumers may register a filter (OutboxFilters): rows it says
  * nobody consumes are deleted without a job.
  */
 @Injectable()
@@ -59,6 +56,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private failing = false;
 
   constructor(
+    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly outbox: OutboxRepository,
     private readonly listener: OutboxListener,
@@ -147,25 +145,28 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /**
-   * Publishes one batch; returns how many rows it moved. Two statements for the batch: the lease
-   * (which also answers the filters' questions) and the delete after publishing; rows nobody
-   * consumes (OutboxFilters) are deleted with the others, without a job. A failed publication
-   * releases the rows for the next try.
-   */
+  /** Publishes one batch; returns how many rows it moved. */
   async relayBatch(): Promise<number> {
-    const rows = await this.outbox.lease([...this.queues.keys()], BATCH, LEASE_MS, this.filters.hints());
-    if (!rows.length) return 0;
-    const ids = rows.map((r) => r.id);
-    try {
-      const heard = this.filters.apply(rows);
-      if (heard.length) await this.publish(heard);
-    } catch (err) {
-      await this.outbox.release(ids, (err as Error).message);
-      throw err;
-    }
-    await this.outbox.deleteIds(ids);
-    return rows.length;
+    let failure: Error | null = null;
+    const moved = await this.ds.transaction(async (m) => {
+      const rows = await this.outbox.claimBatch([...this.queues.keys()], BATCH, m);
+      if (!rows.length) return 0;
+      const ids = rows.map((r) => r.id);
+      try {
+        // Rows nobody consumes (OutboxFilters) are deleted with the others, without a job.
+        const heard = await this.filters.apply(rows, m);
+        if (heard.length) await this.publish(heard);
+      } catch (err) {
+        // Commit the count, not a delete: the rows stay for the next try.
+        failure = err as Error;
+        await this.outbox.recordFailure(ids, failure.message, m);
+        return 0;
+      }
+      await this.outbox.deleteIds(ids, m);
+      return rows.length;
+    });
+    if (failure) throw failure;
+    return moved;
   }
 
   private async publish(rows: ClaimedOutboxRow[]): Promise<void> {

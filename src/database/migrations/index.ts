@@ -15,7 +15,6 @@ import { OutboxWakeAfterCommit1763781700000 } from './1763781700000-OutboxWakeAf
 import { GitHosts1763781600000 } from './1763781600000-GitHosts';
 import { ClientCompatibility1763781800000 } from './1763781800000-ClientCompatibility';
 import { WorkflowRules1763781900000 } from './1763781900000-WorkflowRules';
-import { OutboxLease1763782000000 } from './1763782000000-OutboxLease';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -34,5 +33,4 @@ export const MIGRATIONS = [
   OutboxWakeAfterCommit1763781700000,
   ClientCompatibility1763781800000,
   WorkflowRules1763781900000,
-  OutboxLease1763782000000,
 ];

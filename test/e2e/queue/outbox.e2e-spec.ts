@@ -165,17 +165,6 @@ describe('polling', () => {
     await sql(t.databaseUrl, `INSERT INTO outbox (id, queue, name, payload) VALUES ('${id}', 'email', 'invitation', '{}')`);
     await until('the job', () => queue.getJob(id));
   });
-
-  it('a row leased by a relay that died is left alone until the lease runs out, then relayed', async () => {
-    const id = `leased-${randomBytes(4).toString('hex')}`;
-    // As a relay leaves a row it leased and then died before publishing it.
-    await sql(t.databaseUrl, `INSERT INTO outbox (id, queue, name, payload, leased_until) VALUES ($1, 'email', 'invitation', '{}', now() + interval '1500 milliseconds')`, [id]);
-    await new Promise((r) => setTimeout(r, 800)); // four polls
-    expect(await queue.getJob(id)).toBeUndefined();
-    expect(await sql(t.databaseUrl, `SELECT id FROM outbox WHERE id = $1`, [id])).toEqual([{ id }]);
-    await until('the job once the lease ran out', () => queue.getJob(id));
-    await until('the row to leave the outbox', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = $1`, [id])).length === 0);
-  });
 });
 
 describe('the Outbox migration', () => {

@@ -78,17 +78,6 @@ const FAN_OUT_SQL = `
    WHERE d.event_id IN (SELECT event_id FROM ev) AND d.status = 'pending'
      AND d.target_type IN (${INTEGRATION_TYPES.map((type) => `'${type}'`).join(', ')})`;
 
-/**
- * For an outbox row of a task event (alias `o`): true when an active integration of the event's
- * project has its flag for the event's kind on, i.e. FAN_OUT_SQL would deliver it somewhere. A
- * project id that is not a UUID answers false instead of failing the statement.
- */
-export const LISTENING_INTEGRATION_SQL = `EXISTS (
-    SELECT 1 FROM integration i
-     WHERE i.project_id = CASE WHEN o.payload->'project'->>'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-                               THEN (o.payload->'project'->>'id')::uuid END
-       AND i.is_active AND i.events @> jsonb_build_object(o.payload->>'kind', true))`;
-
 const LOAD_SQL = `
   SELECT d.id, d.workspace_id, d.project_id, d.event_id, d.event, d.target_type, d.target_id, d.payload, d.status,
          i.id AS integration_id, i.is_active, i.chat_id, i.thread_id, i.bot_token, i.webhook_url, i.secret, i.previous_secret,
@@ -119,6 +108,23 @@ export class DeliveryWorkRepository {
     if (!events.length) return Promise.resolve([]);
     const batch = events.map((e) => ({ workspace_id: e.workspaceId, project_id: e.project.id, event_id: e.id, kind: e.kind, name: TASK_EVENT_NAMES[e.kind], payload: e }));
     return rows<PendingDelivery>(m, FAN_OUT_SQL, [JSON.stringify(batch)]);
+  }
+
+  /**
+   * Of (project, kind) pairs, those with an active integration whose flag for the kind is on, as
+   * `projectId kind` keys: the ones FAN_OUT_SQL would deliver to.
+   */
+  async listening(pairs: readonly { projectId: string; kind: string }[], m: EntityManager = this.ds.manager): Promise<Set<string>> {
+    if (!pairs.length) return new Set();
+    const found = await rows<{ key: string }>(
+      m,
+      `SELECT DISTINCT k.project_id::text || ' ' || k.kind AS key
+         FROM unnest($1::uuid[], $2::text[]) AS k(project_id, kind)
+         JOIN integration i ON i.project_id = k.project_id
+        WHERE i.is_active AND i.events @> jsonb_build_object(k.kind, true)`,
+      [pairs.map((p) => p.projectId), pairs.map((p) => p.kind)],
+    );
+    return new Set(found.map((r) => r.key));
   }
 
   /** The delivery and its integration (matched by id, type and workspace), or undefined when the delivery is gone. */
