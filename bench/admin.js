@@ -16,4 +16,91 @@ async function recreateDatabase(dbUrl) {
   }
 }
 
-module.exports = { recreateDatabase };
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const path = require('node:path');
+
+/** The environment of a measured process: production mode, fresh keys, rate limits off, quiet logs. */
+function benchEnv(overrides) {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    RATE_LIMIT_API: '0',
+    RATE_LIMIT_AUTH: '0',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+    ...overrides,
+  };
+}
+
+/** Starts the built service (dist/main.js) in `role`; logs an exit that was not asked for. */
+function startService(role, env, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', 'dist', 'main.js')], {
+    env: { ...env, APP_ROLES: role },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`${role} process exited with ${code ?? signal}`);
+  });
+  return child;
+}
+
+/** Stops the children (SIGTERM) and waits for each to exit. */
+async function stopAll(children) {
+  for (const child of children.filter(Boolean)) {
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+  }
+}
+
+/** Polls `check` every `everyMs` until it is true; throws naming `what` after `timeoutMs`. */
+async function waitFor(what, check, timeoutMs = 60_000, everyMs = 100) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A JSON client of the API at `base` (e.g. http://127.0.0.1:3111/api): call(method, path, body?, token?). */
+function jsonClient(base) {
+  return async (method, p, body, token) => {
+    const res = await fetch(base + p, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+/** Deletes the Redis keys of `prefix` (a run's queues), so each run starts from empty queues. */
+async function flushRedis(redisUrl, prefix) {
+  const Redis = require('ioredis');
+  const redis = new Redis(redisUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+}
+
+/** Resident memory of process `pid` in MB, from /proc (Linux); null elsewhere. */
+function rssMb(pid) {
+  try {
+    const line = require('node:fs')
+      .readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return Math.round(Number(line.split(/\s+/)[1]) / 1024);
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { recreateDatabase, benchEnv, startService, stopAll, waitFor, jsonClient, flushRedis, rssMb };

@@ -13,12 +13,9 @@
 // BENCH_PORT (3112), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench_delivery), REDIS_URL,
 // BENCH_WORKER_NODE_ARGS / BENCH_API_NODE_ARGS (Node options of either process, e.g.
 // `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile written when it stops).
-const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
-const path = require('node:path');
-const { recreateDatabase } = require('./admin');
-const Redis = require('ioredis');
+const { benchEnv, flushRedis, recreateDatabase, startService, stopAll, waitFor } = require('./admin');
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -28,17 +25,6 @@ const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'bench_delivery';
 const BASE = `http://127.0.0.1:${PORT}/api`;
-
-async function flushRedis() {
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-    if (keys.length) await redis.unlink(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 function call(method, p, body, token) {
@@ -55,32 +41,13 @@ function call(method, p, body, token) {
   });
 }
 
-async function waitFor(what, check, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-function start(role, env) {
-  const nodeArgs = ((role === 'worker' ? process.env.BENCH_WORKER_NODE_ARGS : process.env.BENCH_API_NODE_ARGS) ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', 'dist', 'main.js')], {
-    env: { ...env, APP_ROLES: role },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM') console.error(`${role} process exited with ${code ?? signal}`);
-  });
-  return child;
-}
+const start = (role, env) => startService(role, env, ((role === 'worker' ? process.env.BENCH_WORKER_NODE_ARGS : process.env.BENCH_API_NODE_ARGS) ?? '').split(' ').filter(Boolean));
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function main() {
   await recreateDatabase(DB_URL);
-  await flushRedis();
+  await flushRedis(REDIS_URL, PREFIX);
 
   // The receiver: records each event once (by webhook-id) with its arrival time.
   const arrivals = new Map();
@@ -101,20 +68,7 @@ async function main() {
   await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
 
-  const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    DATABASE_URL: DB_URL,
-    REDIS_URL,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    RATE_LIMIT_API: '0',
-    RATE_LIMIT_AUTH: '0',
-    ALLOW_PRIVATE_DESTINATIONS: 'true',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-    QUEUE_PREFIX: PREFIX,
-  };
+  const env = benchEnv({ PORT: String(PORT), DATABASE_URL: DB_URL, REDIS_URL, ALLOW_PRIVATE_DESTINATIONS: 'true', QUEUE_PREFIX: PREFIX });
   const api = start('api', env);
   let worker;
   try {
@@ -195,10 +149,7 @@ async function main() {
     console.log(`| backlog: events delivered | ${drained.length} (duplicates: ${duplicates - liveDuplicates}) |`);
     console.log(`| backlog: deliveries per second (first arrival → last) | ${Math.round(drainRate)} |`);
   } finally {
-    for (const child of [worker, api].filter(Boolean)) {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
-    }
+    await stopAll([worker, api]);
     agent.destroy();
     receiver.close();
   }

@@ -8,11 +8,10 @@
 // BENCH_ROLES (APP_ROLES of the measured process, default api,worker), BENCH_NODE_ARGS (e.g.
 // `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the service under the load).
 const { spawn } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
-const { recreateDatabase } = require('./admin');
+const { benchEnv, jsonClient, recreateDatabase } = require('./admin');
 const { seed } = require('./seed');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -36,15 +35,7 @@ async function waitForHealth(child) {
   throw new Error('service did not become healthy');
 }
 
-async function call(method, p, body, token) {
-  const res = await fetch(BASE + p, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = jsonClient(BASE);
 
 /** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); null elsewhere. */
 function cpuMs(pid) {
@@ -76,19 +67,7 @@ function run(name, opts) {
 
 async function main() {
   await recreateDatabase(DB_URL);
-  const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    DATABASE_URL: DB_URL,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    RATE_LIMIT_API: '0',
-    RATE_LIMIT_AUTH: '0',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-    QUEUE_PREFIX: 'bench',
-    APP_ROLES: process.env.BENCH_ROLES ?? 'api,worker',
-  };
+  const env = benchEnv({ PORT: String(PORT), DATABASE_URL: DB_URL, QUEUE_PREFIX: 'bench', APP_ROLES: process.env.BENCH_ROLES ?? 'api,worker' });
   const dist = process.env.BENCH_DIST ?? path.join(__dirname, '..', 'dist');
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
