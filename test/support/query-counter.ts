@@ -24,3 +24,14 @@ export function recordQueries(): { statements: string[]; stop(): void } {
 
 /** The outbox relay's wake after a commit that wrote events (src/queue/outbox-signal.ts): its own statement, coalesced, not a request's work. */
 export const isOutboxWake = (statement: string): boolean => /^SELECT pg_notify\('outbox', ''\)$/.test(statement);
+
+/** The statements the app sends while `fn` runs, outbox wakes left out (see isOutboxWake). */
+export async function statementsOf<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const rec = recordQueries();
+  try {
+    const result = await fn();
+    return { result, statements: rec.statements.filter((s) => !isOutboxWake(s)) };
+  } finally {
+    rec.stop();
+  }
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { firstRow, rows, setClause } from '../../database/sql';
+import { firstRow, preparedRows, rows, setClause } from '../../database/sql';
 import { DEFAULT_COLUMNS } from './board-statuses';
 import { COLUMN_FIELDS, ColumnRow } from './column.record';
 
@@ -66,22 +66,30 @@ export class ColumnRepository {
   }
 
   /** Which of `ids` are columns of the project, locked for the reorder that follows in `m`'s transaction. */
-  async lockIdsInProject(workspaceId: string, projectId: string, ids: string[], m: EntityManager): Promise<Set<string>> {
-    const found = await rows<{ id: string }>(m, `SELECT id FROM board_column WHERE project_id = $1 AND workspace_id = $2 AND id = ANY($3::uuid[]) FOR NO KEY UPDATE`, [
-      projectId,
-      workspaceId,
-      ids,
-    ]);
-    return new Set(found.map((r) => r.id));
-  }
-
-  async setPositions(projectId: string, ids: string[], positions: number[], m: EntityManager): Promise<void> {
-    await rows(
-      m,
-      `UPDATE board_column c SET position = v.position, updated_at = now()
-         FROM unnest($2::uuid[], $3::int[]) AS v(id, position)
-        WHERE c.id = v.id AND c.project_id = $1`,
-      [projectId, ids, positions],
+  /**
+   * One auto-committed statement: locks the project's columns among `ids` in id order (so two
+   * concurrent reorders of the same board queue up instead of deadlocking) and, only when every id
+   * is one of them, sets their positions. Answers the ids found; fewer than given means nothing
+   * changed. A named prepared statement: it is the hot path of `PUT /column/reorder/:projectId`.
+   */
+  async setPositionsIfAllInProject(workspaceId: string, projectId: string, ids: string[], positions: number[]): Promise<Set<string>> {
+    const found = await preparedRows<{ id: string }>(
+      this.ds,
+      'column_reorder',
+      `WITH ours AS (
+         SELECT id FROM board_column
+          WHERE project_id = $1 AND workspace_id = $2 AND id = ANY($3::uuid[])
+          ORDER BY id
+            FOR NO KEY UPDATE
+       ), moved AS (
+         UPDATE board_column c SET position = v.position, updated_at = now()
+           FROM unnest($3::uuid[], $4::int[]) AS v(id, position)
+          WHERE c.id = v.id AND c.project_id = $1
+            AND (SELECT count(*) FROM ours) = cardinality($3::uuid[])
+       )
+       SELECT id FROM ours`,
+      [projectId, workspaceId, ids, positions],
     );
+    return new Set(found.map((r) => r.id));
   }
 }

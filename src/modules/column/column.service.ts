@@ -76,17 +76,14 @@ export class ColumnService {
     if (malformed) throw notOurs(malformed);
     if (!items.length) return {};
     const ids = items.map((i) => i.id.toLowerCase());
-    await this.ds.transaction(async (m) => {
-      const ours = await this.columns.lockIdsInProject(workspaceId, projectId, ids, m);
-      const foreign = items.find((i) => !ours.has(i.id.toLowerCase()));
-      if (foreign) throw notOurs(foreign);
-      await this.columns.setPositions(
-        projectId,
-        ids,
-        items.map((i) => i.position),
-        m,
-      );
-    });
+    const ours = await this.columns.setPositionsIfAllInProject(
+      workspaceId,
+      projectId,
+      ids,
+      items.map((i) => i.position),
+    );
+    const foreign = items.find((i) => !ours.has(i.id.toLowerCase()));
+    if (foreign) throw notOurs(foreign);
     return {};
   }
 }

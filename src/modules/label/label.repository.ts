@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { firstRow, rows, setClause } from '../../database/sql';
+import { firstRow, preparedRows, rows } from '../../database/sql';
 import { LABEL_FIELDS, LabelRow } from './label.record';
 
 /** The permission guard's way from a label id to its workspace (ScopeRegistry kind `label`). */
@@ -88,19 +88,29 @@ export class LabelRepository {
   }
 
   /** Writes name/color (undefined = unchanged); a unique violation when the new name is taken. */
-  update(workspaceId: string, id: string, fields: { name?: string; color?: string }, m: EntityManager): Promise<LabelRow | undefined> {
-    const set = setClause(fields, 3);
-    return firstRow<LabelRow>(m, `UPDATE label SET ${set.sql}, updated_at = now() WHERE id = $1 AND workspace_id = $2 RETURNING ${LABEL_FIELDS}`, [id, workspaceId, ...set.params]);
-  }
-
-  /** Gives every task copy of a catalogue label its name and color. */
-  async syncCopies(workspaceId: string, catalogue: LabelRow, m: EntityManager): Promise<void> {
-    await rows(m, `UPDATE label SET name = $3, color = $4, updated_at = now() WHERE catalog_label_id = $1 AND workspace_id = $2`, [
-      catalogue.id,
-      workspaceId,
-      catalogue.name,
-      catalogue.color,
-    ]);
+  /**
+   * One auto-committed statement: renames or recolors the label (undefined = keep) and, when it is
+   * a catalogue label, gives every task copy its new name and color, so they never disagree. A
+   * named prepared statement: it is the hot path of `PUT /label/:id` (docs/benchmarks.md).
+   * Undefined when the label is not in the workspace; a unique violation when the name is taken.
+   */
+  async update(workspaceId: string, id: string, fields: { name?: string; color?: string }): Promise<LabelRow | undefined> {
+    const [row] = await preparedRows<LabelRow>(
+      this.ds,
+      'label_update',
+      `WITH updated AS (
+         UPDATE label SET name = COALESCE($3, name), color = COALESCE($4, color), updated_at = now()
+          WHERE id = $1 AND workspace_id = $2
+          RETURNING ${LABEL_FIELDS}
+       ), copies AS (
+         UPDATE label c SET name = u.name, color = u.color, updated_at = now()
+           FROM updated u
+          WHERE u.task_id IS NULL AND c.catalog_label_id = u.id AND c.workspace_id = $2
+       )
+       SELECT * FROM updated`,
+      [id, workspaceId, fields.name ?? null, fields.color ?? null],
+    );
+    return row;
   }
 
   /** Deleting a catalogue label removes its copies too (foreign key cascade). */

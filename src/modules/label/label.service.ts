@@ -46,16 +46,13 @@ export class LabelService {
     return toLabelRecord(await this.find(this.ds.manager, workspaceId, id));
   }
 
-  /** Renaming or recoloring a catalogue label updates its task copies in the same transaction. */
+  /** Renaming or recoloring a catalogue label updates its task copies in the same statement. */
   async update(workspaceId: string, id: string, dto: UpdateLabelDto): Promise<LabelRecord> {
     if (dto.name === undefined && dto.color === undefined) return this.get(workspaceId, id);
     try {
-      return await this.ds.transaction(async (m) => {
-        const row = await this.labels.update(workspaceId, id, { name: dto.name, color: dto.color }, m);
-        if (!row) throw new NotFoundException(NOT_FOUND);
-        if (row.task_id === null) await this.labels.syncCopies(workspaceId, row, m);
-        return toLabelRecord(row);
-      });
+      const row = await this.labels.update(workspaceId, id, { name: dto.name, color: dto.color });
+      if (!row) throw new NotFoundException(NOT_FOUND);
+      return toLabelRecord(row);
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictException(`A label named "${dto.name}" already exists`);
       throw err;

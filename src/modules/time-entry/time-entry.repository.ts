@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { firstRow, rows } from '../../database/sql';
+import { DataSource } from 'typeorm';
+import { firstRow, preparedRows, rows } from '../../database/sql';
 import { OutboxSignal } from '../../queue/outbox-signal';
 import { timeEntryEventSql } from '../task/task-events.sql';
 import { TIME_ENTRY_FIELDS, TimeEntryRow } from './time-entry.record';
+import { MAX_DURATION_SECONDS } from './time-span';
 
 /** The permission guard's way from a time entry id to its workspace (ScopeRegistry kind `time-entry`). */
 export const TIME_ENTRY_SCOPE_SQL = 'SELECT workspace_id FROM time_entry WHERE id = $1';
@@ -52,17 +53,42 @@ export class TimeEntryRepository {
     ]);
   }
 
-  findInWorkspace(workspaceId: string, id: string, opts: { lock?: boolean } = {}, m: EntityManager = this.ds.manager): Promise<TimeEntryRow | undefined> {
-    return firstRow<TimeEntryRow>(m, `SELECT ${TIME_ENTRY_FIELDS} FROM time_entry WHERE id = $1 AND workspace_id = $2 ${opts.lock ? 'FOR NO KEY UPDATE' : ''}`, [id, workspaceId]);
+  findInWorkspace(workspaceId: string, id: string): Promise<TimeEntryRow | undefined> {
+    return firstRow<TimeEntryRow>(this.ds.manager, `SELECT ${TIME_ENTRY_FIELDS} FROM time_entry WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
   }
 
-  update(workspaceId: string, id: string, fields: TimeEntryFields, m: EntityManager): Promise<TimeEntryRow | undefined> {
-    return firstRow<TimeEntryRow>(
-      m,
-      `UPDATE time_entry SET start_time = $3, end_time = $4, duration = $5, description = $6, updated_at = now()
-        WHERE id = $1 AND workspace_id = $2 RETURNING ${TIME_ENTRY_FIELDS}`,
-      [id, workspaceId, fields.startTime, fields.endTime, fields.duration, fields.description],
-    );
+  /**
+   * One auto-committed statement: applies the given fields (undefined = keep; `endTime: null` clears
+   * it) to the entry and recomputes its duration from the resulting times, only when the result is
+   * valid (no start after the end, at most MAX_DURATION_SECONDS). Answers the row as it is now, or
+   * undefined when the entry is not in the workspace or the result would be invalid (the caller
+   * tells which with findInWorkspace). A named prepared statement: it is the hot path of
+   * `PUT /time-entry/:id` (docs/benchmarks.md).
+   */
+  updateIfValid(workspaceId: string, id: string, fields: { startTime?: Date; endTime?: Date | null; description?: string | null }): Promise<TimeEntryRow | undefined> {
+    const end = `(CASE WHEN $5 THEN $6::timestamptz ELSE end_time END)`;
+    const start = `COALESCE($3::timestamptz, start_time)`;
+    const seconds = `floor(extract(epoch FROM ${end} - ${start}))`;
+    return preparedRows<TimeEntryRow>(
+      this.ds,
+      'time_entry_update',
+      `UPDATE time_entry
+          SET start_time = ${start}, end_time = ${end},
+              duration = CASE WHEN ${end} IS NULL THEN 0 ELSE ${seconds}::int END,
+              description = CASE WHEN $7 THEN $8::text ELSE description END, updated_at = now()
+        WHERE id = $1 AND workspace_id = $2 AND (${end} IS NULL OR (${start} <= ${end} AND ${seconds} <= $4))
+        RETURNING ${TIME_ENTRY_FIELDS}`,
+      [
+        id,
+        workspaceId,
+        fields.startTime ?? null,
+        MAX_DURATION_SECONDS,
+        fields.endTime !== undefined,
+        fields.endTime ?? null,
+        fields.description !== undefined,
+        fields.description ?? null,
+      ],
+    ).then((r) => r[0]);
   }
 
   delete(workspaceId: string, id: string): Promise<TimeEntryRow | undefined> {

@@ -1,6 +1,4 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isForeignKeyViolation } from '../../database/sql';
 import { CreateTimeEntryDto, UpdateTimeEntryDto } from './dto/time-entry.dto';
@@ -14,10 +12,7 @@ const toDate = (s: string | null | undefined) => (s ? new Date(s) : null);
 
 @Injectable()
 export class TimeEntryService {
-  constructor(
-    @InjectDataSource() private readonly ds: DataSource,
-    private readonly entries: TimeEntryRepository,
-  ) {}
+  constructor(private readonly entries: TimeEntryRepository) {}
 
   /** The caller is the author. The guard has found the task in the workspace. */
   async create(workspaceId: string, user: AuthUser, dto: CreateTimeEntryDto): Promise<TimeEntryRecord> {
@@ -50,16 +45,25 @@ export class TimeEntryService {
   }
 
   /** Omitted fields stay; `endTime: null` sets the timer running again; the duration follows the times. */
+  /**
+   * One statement applies the change when the entry exists and the result is valid; only when it
+   * changed nothing is the entry read again, to answer 404 or the 400 that says what is wrong.
+   */
   async update(workspaceId: string, id: string, dto: UpdateTimeEntryDto): Promise<TimeEntryRecord> {
-    return this.ds.transaction(async (m) => {
-      const cur = await this.entries.findInWorkspace(workspaceId, id, { lock: true }, m);
+    const fields = {
+      startTime: dto.startTime !== undefined ? new Date(dto.startTime) : undefined,
+      endTime: dto.endTime !== undefined ? toDate(dto.endTime) : undefined,
+      description: dto.description,
+    };
+    // A second round only when a concurrent change made the difference between the two reads.
+    for (let round = 0; round < 2; round++) {
+      const row = await this.entries.updateIfValid(workspaceId, id, fields);
+      if (row) return toTimeEntryRecord(row);
+      const cur = await this.entries.findInWorkspace(workspaceId, id);
       if (!cur) throw new NotFoundException(NOT_FOUND);
-      const startTime = dto.startTime !== undefined ? new Date(dto.startTime) : cur.start_time;
-      const endTime = dto.endTime !== undefined ? toDate(dto.endTime) : cur.end_time;
-      const description = dto.description !== undefined ? dto.description : cur.description;
-      const row = await this.entries.update(workspaceId, id, { startTime, endTime, description, duration: durationSeconds(startTime, endTime) }, m);
-      return toTimeEntryRecord(row!);
-    });
+      durationSeconds(fields.startTime ?? cur.start_time, fields.endTime !== undefined ? fields.endTime : cur.end_time);
+    }
+    throw new ConflictException('The time entry changed meanwhile; try again');
   }
 
   async remove(workspaceId: string, id: string): Promise<TimeEntryRecord> {
