@@ -406,7 +406,7 @@ describe('after the workload', () => {
     places = [...(await tableRows(db.databaseUrl)), ...(await redisEntries(REDIS_URL, queuePrefix)), ...api.answers(names), ...logLines(service!.output())];
   }, 30_000);
 
-  it('captured what it searches: trace log lines of both roles, rows of every table, jobs in Redis, the answers', () => {
+  it('captured what it searches: debug log lines (trace level), rows of every table, jobs in Redis, the answers', () => {
     const logs = places.filter((p) => p.kind === 'log');
     expect(logs.some((p) => /"level":20/.test(p.text))).toBe(true); // debug lines: the most verbose the code writes
     expect(logs.some((p) => p.text.includes('request completed'))).toBe(true);
@@ -443,7 +443,8 @@ describe('after the workload', () => {
   it('the selfgit webhook secret is answered to owners and admins, and to nobody else', () => {
     const gets = api.exchanges.filter((e) => e.method === 'GET' && e.path === `/selfgit-integration/project/${projectId}` && e.res.status === 200);
     const seen = Object.fromEntries(gets.map((e) => [holders.get(e.token!), e.res.body.webhookSecret]));
-    expect(seen).toEqual({ owner: selfgitWebhookSecret, admin: selfgitWebhookSecret, bob: '', vic: '', olga: undefined });
+    // (olga, of no workspace, gets 404.)
+    expect(seen).toEqual({ owner: selfgitWebhookSecret, admin: selfgitWebhookSecret, bob: '', vic: '' });
   });
 
   it('tokens are kept only as their SHA-256: the stored column holds the hash, no table the token', () => {
