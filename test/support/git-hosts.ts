@@ -269,6 +269,9 @@ export class FakeHostedgit {
   get requests() {
     return this.server.requests;
   }
+  set intercept(fn: Route | null) {
+    this.server.intercept = fn;
+  }
 
   private route(r: RecordedRequest): Reply | undefined {
     const auth = String(r.headers.authorization ?? '');

@@ -97,3 +97,19 @@ export async function runUntilExit(env: Record<string, string | undefined>, time
     clearTimeout(timer);
   }
 }
+
+/**
+ * The service as one process (API and worker) on an existing database (e.g. a test app's, made
+ * only for its migrated database) with its own Redis prefix and `LOG_LEVEL`: the launched process
+ * and the base URL of its API (`http://127.0.0.1:<port>/api`).
+ */
+export async function launchApi(
+  databaseUrl: string,
+  queuePrefix: string,
+  logLevel: string,
+  env: Record<string, string | undefined>,
+): Promise<{ service: Launched; apiUrl: string }> {
+  const service = await launch({ APP_ROLES: 'api,worker', PORT: '0', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: logLevel, ...env });
+  const port = /on port (\d+)/.exec(service.output())![1];
+  return { service, apiUrl: `http://127.0.0.1:${port}/api` };
+}

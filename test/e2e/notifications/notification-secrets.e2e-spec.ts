@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
 import { Api } from '../../support/api';
 import { dropRedisKeys, runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { addMember, sql } from '../../support/fixtures';
 import { HttpReceiver } from '../../support/http-receiver';
-import { launch, Launched } from '../../support/launcher';
+import { launchApi, Launched } from '../../support/launcher';
+import { redisEntries } from '../../support/secrets-audit';
 import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { waitForTaskMails } from './notification-support';
@@ -30,22 +30,16 @@ beforeAll(async () => {
   const smtpPort = await smtp.start();
   // Only for its migrated database: the service process below uses it.
   db = await startTestApp({ APP_ROLES: 'api' });
-  service = await launch({
-    APP_ROLES: 'api,worker',
-    PORT: '0',
-    DATABASE_URL: db.databaseUrl,
-    DATABASE_POOL_SIZE: '4',
-    QUEUE_PREFIX: queuePrefix,
-    LOG_LEVEL: 'debug',
+  let apiUrl: string;
+  ({ service, apiUrl } = await launchApi(db.databaseUrl, queuePrefix, 'debug', {
     ALLOW_PRIVATE_DESTINATIONS: 'true',
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: String(smtpPort),
     NOTIFICATION_BATCH_WINDOW_MS: '200',
     RATE_LIMIT_AUTH: '0',
     RATE_LIMIT_API: '0',
-  });
-  const port = /on port (\d+)/.exec(service.output())![1];
-  api = new Api(`http://127.0.0.1:${port}/api`);
+  }));
+  api = new Api(apiUrl);
   const request = api.request.bind(api);
   api.request = async (...args: Parameters<Api['request']>) => {
     const res = await request(...args);
@@ -62,29 +56,7 @@ afterAll(async () => {
 });
 
 /** Everything the service keeps in Redis under its prefix (queued and finished jobs with their data), as text. */
-async function redisDump(): Promise<string> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    const out: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 500);
-      for (const key of keys) {
-        const type = await redis.type(key);
-        if (type === 'hash') out.push(JSON.stringify(await redis.hgetall(key)));
-        else if (type === 'string') out.push(String(await redis.get(key)));
-        else if (type === 'list') out.push(JSON.stringify(await redis.lrange(key, 0, -1)));
-        else if (type === 'zset') out.push(JSON.stringify(await redis.zrange(key, 0, -1)));
-        else if (type === 'set') out.push(JSON.stringify(await redis.smembers(key)));
-        else if (type === 'stream') out.push(JSON.stringify(await redis.xrange(key, '-', '+')));
-      }
-      cursor = next;
-    } while (cursor !== '0');
-    return out.join('\n');
-  } finally {
-    redis.disconnect();
-  }
-}
+const redisDump = async (): Promise<string> => (await redisEntries(REDIS_URL, queuePrefix)).map((p) => p.text).join('\n');
 
 it('tokens and secrets are used to deliver, and appear in no answer, log line, job or delivery record', async () => {
   const owner = await api.signUp({ name: 'Olivia' });

@@ -39,17 +39,33 @@ export class HostedgitApp {
     return this.auth !== null;
   }
 
-  /** Posts a comment on an issue as the App's installation; answers the comment's id. */
+  /**
+   * Posts a comment on an issue as the App's installation; answers the comment's id. A failure is
+   * an Error whose message has the installation token and any JWT (the App's) cut out: octokit
+   * quotes the host's answer in its messages, and the caller logs them (docs/integrations.md,
+   * "Secrets at rest and rotation": never in a log line).
+   */
   async comment(installationId: number, owner: string, repo: string, issueNumber: number, body: string): Promise<string> {
     if (!this.auth) throw new Error('The hostedgit App is not configured (HOSTEDGIT_APP_ID, HOSTEDGIT_APP_PRIVATE_KEY)');
-    const { token } = await this.auth({ type: 'installation', installationId });
-    const res = await this.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-      owner,
-      repo,
-      issue_number: issueNumber,
-      body,
-      headers: { authorization: `token ${token}` },
-    });
-    return String((res.data as { id?: unknown }).id ?? '');
+    let token = '';
+    try {
+      ({ token } = await this.auth({ type: 'installation', installationId }));
+      const res = await this.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        owner,
+        repo,
+        issue_number: issueNumber,
+        body,
+        headers: { authorization: `token ${token}` },
+      });
+      return String((res.data as { id?: unknown }).id ?? '');
+    } catch (err) {
+      throw new Error(scrubbed(String((err as Error)?.message ?? err), token));
+    }
   }
 }
+
+/** A JSON Web Token (three base64url parts): the App's JWT, if a host's answer quotes it. */
+const JWT = /[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/g;
+
+/** `message` with the installation token and any JWT cut out. */
+const scrubbed = (message: string, token: string): string => (token ? message.split(token).join('[redacted]') : message).replace(JWT, '[redacted]');
