@@ -41,3 +41,40 @@ export type RouteAccess = TableRoute & { key: string };
 export function routeAccess(t: TestApp): RouteAccess[] {
   return routeTable(t.running.app).map((r) => ({ ...r, key: `${r.method} ${r.path}` }));
 }
+
+/**
+ * The controllers' routes that answer without credentials, as Express registered them. Every
+ * other route of a controller must answer 401. Keep it short: each entry is a route anyone who
+ * can reach the server may call. Checked by test/e2e/platform/platform.e2e-spec.ts (the 401 sweep)
+ * and authorization-matrix.e2e-spec.ts (the declared @Public set).
+ */
+export const PUBLIC_ROUTES = [
+  'GET /api/health',
+  'POST /api/auth/sign-up/email',
+  'POST /api/auth/sign-in/email',
+  'GET /api/auth/oauth2/authorize/custom',
+  'GET /api/auth/oauth2/callback/custom',
+  // Account upkeep for people who cannot sign in yet or any more (docs/accounts.md): the two
+  // email requests answer the same for any address and count against RATE_LIMIT_AUTH; the two
+  // others need a one-use token that only the emails carry.
+  'POST /api/auth/send-verification-email',
+  'GET /api/auth/verify-email',
+  'POST /api/auth/request-password-reset',
+  'POST /api/auth/reset-password',
+  // Inbound git-host webhooks (docs/git-hosts.md): the sender proves itself with an HMAC
+  // signature of the body, so they cannot require a session either.
+  'POST /api/selfgit-integration/webhook/:integrationId',
+  'POST /api/hostedgit-integration/webhook',
+  // What a client reads before anyone signs in (docs/compatibility.md): flags and the version.
+  'GET /api/config',
+  // The read-only board of a project its workspace marked public; any other project is 404.
+  'GET /api/public-project/:id',
+];
+/**
+ * A ceiling on the list above: raising it is a decision about the attack surface, not a test fix.
+ * Raised from 6 to 9 for the four account routes above, which cannot require a session; to 11 for
+ * the two inbound git-host webhooks; to 13 for GET /config, which only tells what the settings
+ * allow, and the public board, which shows only projects marked public (each client address
+ * counted against RATE_LIMIT_API).
+ */
+export const MAX_PUBLIC_ROUTES = 13;

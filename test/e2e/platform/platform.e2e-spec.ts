@@ -8,43 +8,7 @@ import { MIGRATIONS } from '../../../src/database/migrations';
 import { dropRedisKeys, runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { DB_PREFIX, urlFor, withAdmin } from '../../support/db';
 import { sql } from '../../support/fixtures';
-import { concretePath, registeredRoutes, routeAccess } from '../../support/routes';
-
-/**
- * The controllers' routes that answer without credentials, as Express registered them. Every
- * other route of a controller must answer 401. Keep it short: each entry is a route anyone who
- * can reach the server may call.
- */
-const PUBLIC_ROUTES = [
-  'GET /api/health',
-  'POST /api/auth/sign-up/email',
-  'POST /api/auth/sign-in/email',
-  'GET /api/auth/oauth2/authorize/custom',
-  'GET /api/auth/oauth2/callback/custom',
-  // Account upkeep for people who cannot sign in yet or any more (docs/accounts.md): the two
-  // email requests answer the same for any address and count against RATE_LIMIT_AUTH; the two
-  // others need a one-use token that only the emails carry.
-  'POST /api/auth/send-verification-email',
-  'GET /api/auth/verify-email',
-  'POST /api/auth/request-password-reset',
-  'POST /api/auth/reset-password',
-  // Inbound git-host webhooks (docs/git-hosts.md): the sender proves itself with an HMAC
-  // signature of the body, so they cannot require a session either.
-  'POST /api/selfgit-integration/webhook/:integrationId',
-  'POST /api/hostedgit-integration/webhook',
-  // What a client reads before anyone signs in (docs/compatibility.md): flags and the version.
-  'GET /api/config',
-  // The read-only board of a project its workspace marked public; any other project is 404.
-  'GET /api/public-project/:id',
-];
-/**
- * A ceiling on the list above: raising it is a decision about the attack surface, not a test fix.
- * Raised from 6 to 9 for the four account routes above, which cannot require a session; to 11 for
- * the two inbound git-host webhooks; to 13 for GET /config, which only tells what the settings
- * allow, and the public board, which shows only projects marked public (each client address
- * counted against RATE_LIMIT_API).
- */
-const MAX_PUBLIC_ROUTES = 13;
+import { concretePath, MAX_PUBLIC_ROUTES, PUBLIC_ROUTES, registeredRoutes, routeAccess } from '../../support/routes';
 
 /**
  * The routes SwaggerModule.setup (src/bootstrap.ts) registers beside the controllers, so without
