@@ -4,6 +4,7 @@ import { AuthUser } from '../decorators/current-user.decorator';
 import { PERMISSION_METADATA, PermissionRequirement, ResolvedScope } from '../decorators/require-permission.decorator';
 import { isUuid } from '../pipes/id.pipe';
 import { AccessService } from '../permissions/access.service';
+import { EarlyLocationRequest } from '../permissions/early-location';
 import { hasPermission } from '../permissions/permissions';
 import { ScopeRegistry } from '../permissions/scope-registry';
 
@@ -39,7 +40,8 @@ export class PermissionGuard implements CanActivate {
     if (id === undefined || id === null || id === '') throw new BadRequestException(`${scope.key} is required`);
     if (typeof id !== 'string') throw new BadRequestException(`${scope.key} must be a string`);
     if (!isUuid(id)) throw new NotFoundException(notFound);
-    const found = await this.access.locate(scope.kind, id.toLowerCase(), user.id);
+    const early = (req as EarlyLocationRequest).locatedWithSession;
+    const found = early && early.kind === scope.kind && early.id === id.toLowerCase() ? early.found : await this.access.locate(scope.kind, id.toLowerCase(), user.id);
     if (!found || !found.memberId) throw new NotFoundException(notFound);
     const permissions = await this.access.permissionsFor(found.workspaceId, found.roles);
     if (need.action !== 'read' && !hasPermission(permissions, need.resource, need.action)) {

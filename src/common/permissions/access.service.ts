@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AccessRepository } from './access.repository';
+import { Located } from './early-location';
 import { hasPermission, isStaticRole, PermissionMap, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
 import { ScopeRegistry } from './scope-registry';
 
@@ -22,7 +23,7 @@ export class AccessService {
    * One statement: the resource's workspace plus the caller's membership in it.
    * Returns null when the resource does not exist; memberId null when the caller is not a member.
    */
-  async locate(kind: string, id: string, userId: string): Promise<{ workspaceId: string; memberId: string | null; roles: string[] } | null> {
+  async locate(kind: string, id: string, userId: string): Promise<Located | null> {
     const row = await this.access.locateWithMembership(kind, this.registry.get(kind).sql, id, userId);
     if (!row) return null;
     return { workspaceId: row.workspace_id, memberId: row.member_id, roles: splitRoles(row.role) };

@@ -7,7 +7,9 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ApiKeyPrincipal, AuthUser } from '../../common/decorators/current-user.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { isUuid } from '../../common/pipes/id.pipe';
-import { invalidPermission } from '../../common/permissions/permissions';
+import { Located, PermissionTarget } from '../../common/permissions/early-location';
+import { invalidPermission, splitRoles } from '../../common/permissions/permissions';
+import { ScopeRegistry } from '../../common/permissions/scope-registry';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { OutboxService } from '../../queue/outbox.service';
 import { QueueName } from '../../queue/queues';
@@ -43,6 +45,7 @@ export class AuthService {
     private readonly apiKeys: ApiKeyRepository,
     private readonly invitations: InvitationRepository,
     private readonly outbox: OutboxService,
+    private readonly scopes: ScopeRegistry,
   ) {}
 
   /**
@@ -140,6 +143,20 @@ export class AuthService {
     const r = await this.sessions.findLiveWithUser(sessionId, userId);
     if (!r) return null;
     return { id: userId, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, sessionId, activeOrganizationId: r.active_organization_id };
+  }
+
+  /**
+   * validateSession, and in the same statement where the resource `target` lives for the user
+   * (the permission guard's lookup, docs/benchmarks.md). Null when the session is not live.
+   */
+  async validateSessionLocating(sessionId: string, userId: string, target: PermissionTarget): Promise<{ user: AuthUser; found: Located | null } | null> {
+    if (!isUuid(sessionId) || !isUuid(userId)) return null;
+    const r = await this.sessions.findLiveWithUserLocating(sessionId, userId, target.kind, this.scopes.get(target.kind).sql, target.id);
+    if (!r) return null;
+    return {
+      user: { id: userId, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, sessionId, activeOrganizationId: r.active_organization_id },
+      found: r.workspace_id ? { workspaceId: r.workspace_id, memberId: r.member_id, roles: splitRoles(r.role) } : null,
+    };
   }
 
   async getSession(user: AuthUser) {

@@ -4,6 +4,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { EarlyLocationRequest } from '../../common/permissions/early-location';
 import { AuthService, JWT_ALGORITHM } from './auth.service';
 
 /** Verifies the access token (algorithm pinned, expiry enforced) and that its session is still live. */
@@ -20,11 +21,21 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       secretOrKey: createSecretKey(Buffer.from(config.jwtSecret)) as unknown as Buffer,
       algorithms: [JWT_ALGORITHM],
       ignoreExpiration: false,
+      passReqToCallback: true,
     });
   }
 
-  async validate(payload: { sub?: unknown; sid?: unknown }): Promise<AuthUser | false> {
+  /**
+   * When the AuthGuard names the route's resource (`locateWithSession`), the session check also
+   * finds where it lives, in the same statement, for the permission guard (`locatedWithSession`).
+   */
+  async validate(req: EarlyLocationRequest, payload: { sub?: unknown; sid?: unknown }): Promise<AuthUser | false> {
     if (typeof payload?.sub !== 'string' || typeof payload?.sid !== 'string') return false;
-    return (await this.auth.validateSession(payload.sid, payload.sub)) ?? false;
+    const target = req.locateWithSession;
+    if (!target) return (await this.auth.validateSession(payload.sid, payload.sub)) ?? false;
+    const r = await this.auth.validateSessionLocating(payload.sid, payload.sub, target);
+    if (!r) return false;
+    req.locatedWithSession = { ...target, found: r.found };
+    return r.user;
   }
 }

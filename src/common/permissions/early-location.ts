@@ -1,0 +1,43 @@
+import { PermissionRequirement } from '../decorators/require-permission.decorator';
+import { isUuid } from '../pipes/id.pipe';
+
+/** Where a resource lives for the caller: its workspace and the caller's membership there (memberId null for non-members). */
+export interface Located {
+  workspaceId: string;
+  memberId: string | null;
+  roles: string[];
+}
+
+/** The resource a route's @RequirePermission points at in one request. */
+export interface PermissionTarget {
+  kind: string;
+  /** Lower-cased UUID, exactly as the permission guard looks it up. */
+  id: string;
+}
+
+/**
+ * What the authentication found out about the route's resource while it checked the session, in
+ * the same statement (docs/benchmarks.md, "Writes"): the permission guard uses it instead of a
+ * statement of its own. `found` null: no such resource.
+ */
+export interface EarlyLocation extends PermissionTarget {
+  found: Located | null;
+}
+
+/** The request fields through which the authentication and the permission guard share it. */
+export interface EarlyLocationRequest {
+  locateWithSession?: PermissionTarget;
+  locatedWithSession?: EarlyLocation;
+}
+
+/**
+ * The route's resource in this request when the permission guard will surely look it up: a
+ * declared permission whose id is present as a UUID string. Anything else (no id, a fallback to the
+ * active organization, a malformed id) is left to the guard, which answers it.
+ */
+export function permissionTarget(need: PermissionRequirement | undefined, req: Record<string, unknown>): PermissionTarget | null {
+  if (!need) return null;
+  const source = req[need.scope.from] as Record<string, unknown> | undefined;
+  const id = source && typeof source === 'object' ? source[need.scope.key] : undefined;
+  return typeof id === 'string' && isUuid(id) ? { kind: need.scope.kind, id: id.toLowerCase() } : null;
+}
