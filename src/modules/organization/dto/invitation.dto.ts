@@ -1,6 +1,7 @@
+import { MAX_ID_LENGTH } from '../../../common/validation/dto-helpers';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { toNormalizedEmail } from '../../../common/validation/email';
 import { OptionalOrganizationIdBody } from './organization.dto';
 import { IsRequiredString, IsRoleInput } from './validators';
@@ -18,6 +19,7 @@ export class InviteMemberDto extends OptionalOrganizationIdBody {
   @ApiPropertyOptional({ description: 'a team of the workspace the member joins on accepting' })
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   teamId?: string;
 
   @ApiPropertyOptional({ description: 'with a pending invitation: extend it and send the email again' })

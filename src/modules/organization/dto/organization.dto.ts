@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsWebUrl } from '../../../common/validation/is-web-url';
 import { IsDefined, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
+import { OptionalNotNull, trim, MAX_ID_LENGTH } from '../../../common/validation/dto-helpers';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -52,6 +52,7 @@ export class CreateOrganizationDto extends OmitType(WorkspaceFieldsDto, ['name']
 export class UpdateOrganizationDto {
   @ApiProperty()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   organizationId: string;
 
   @ApiProperty({ type: WorkspaceFieldsDto })
@@ -65,6 +66,7 @@ export class UpdateOrganizationDto {
 export class OrganizationIdDto {
   @ApiProperty()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   organizationId: string;
 }
 
@@ -72,6 +74,7 @@ export class OptionalOrganizationIdQuery {
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   organizationId?: string;
 }
 
@@ -80,6 +83,7 @@ export class OptionalOrganizationIdBody {
   @ApiPropertyOptional({ description: "the workspace; default: the session's active organization" })
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   organizationId?: string;
 }
 
@@ -87,5 +91,6 @@ export class SetActiveOrganizationDto {
   @ApiProperty({ nullable: true })
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   organizationId: string | null;
 }

@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from '../../../common/validation/dto-helpers';
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
@@ -30,10 +31,12 @@ export class SearchQueryDto {
   @ApiPropertyOptional({ description: 'Only this workspace' })
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   workspaceId?: string;
 
   @ApiPropertyOptional({ description: 'Only this project' })
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   projectId?: string;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsTimestamp, OptionalNullable } from '../../../common/validation/dto-helpers';
+import { IsTimestamp, OptionalNullable, MAX_ID_LENGTH } from '../../../common/validation/dto-helpers';
 
 export class UpdateTimeEntryDto {
   @ApiPropertyOptional({ format: 'date-time' })
@@ -23,6 +23,7 @@ export class UpdateTimeEntryDto {
 export class CreateTimeEntryDto extends OmitType(UpdateTimeEntryDto, ['startTime'] as const) {
   @ApiProperty()
   @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   taskId: string;
 
   @ApiProperty({ format: 'date-time' })
