@@ -7,7 +7,6 @@ import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 // class-transformer's @Type() registry (which class a nested field holds) has no typed entry point.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: typeof TypeStorage };
 
 type Class = new (...args: any[]) => object;
