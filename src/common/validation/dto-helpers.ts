@@ -75,3 +75,21 @@ export const MaxJsonLength = (max: number, options?: ValidationOptions) =>
     },
     options,
   );
+
+/**
+ * An id in a body or query field: a string of at most MAX_ID_LENGTH characters, one message per
+ * failure ("<field> must be a string" / "<field> must be at most 100 characters"). Whether it
+ * names anything is the service's question (404).
+ */
+export const IsIdString = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isIdString',
+      constraints: [MAX_ID_LENGTH],
+      validator: {
+        validate: (v: unknown) => typeof v === 'string' && v.length <= MAX_ID_LENGTH,
+        defaultMessage: (args) => (typeof args?.value === 'string' ? `${args?.property} must be at most ${MAX_ID_LENGTH} characters` : `${args?.property} must be a string`),
+      },
+    },
+    options,
+  );

@@ -13,6 +13,7 @@ const CUSTOM_VALIDATORS: Record<string, ValidatorFacts> = {
   isText: { string: true, stringBound: true },
   isClearableString: { string: true, stringBound: true },
   isTimestamp: { string: true, stringBound: true },
+  isIdString: { string: true, stringBound: true },
   isBranchPattern: { string: true, stringBound: true },
   isRoleInput: { string: true, stringBound: true, array: true, arrayBound: true },
   isPermissionInput: { string: true, stringBound: true, object: true, objectBound: true }, // 10,000 characters as JSON

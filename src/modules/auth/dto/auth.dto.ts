@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsWebUrl } from '../../../common/validation/is-web-url';
 import { IsEmail, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { MAX_ID_LENGTH, MaxJsonLength, trim } from '../../../common/validation/dto-helpers';
+import { IsIdString, MaxJsonLength, trim } from '../../../common/validation/dto-helpers';
 import { toNormalizedEmail } from '../../../common/validation/email';
 
 export class SignUpDto {
@@ -68,7 +68,6 @@ export class CreateApiKeyDto {
 
 export class DeleteApiKeyDto {
   @ApiProperty()
-  @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @IsIdString()
   keyId: string;
 }

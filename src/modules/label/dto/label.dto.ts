@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { OptionalNotNull, trim, MAX_ID_LENGTH } from '../../../common/validation/dto-helpers';
+import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIdString, OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
 import { LABEL_COLOR as COLOR, LABEL_COLOR_MESSAGE as COLOR_MESSAGE } from '../label-colors';
 
 export class UpdateLabelDto {
@@ -32,28 +32,24 @@ export class CreateLabelDto {
   color: string;
 
   @ApiProperty()
-  @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @IsIdString()
   workspaceId: string;
 
   @ApiPropertyOptional({ description: 'also attach the label to this task' })
   @IsOptional()
-  @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @IsIdString()
   taskId?: string;
 }
 
 export class LabelTaskDto {
   @ApiProperty()
-  @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @IsIdString()
   taskId: string;
 }
 
 export class DetachLabelDto {
   @ApiPropertyOptional({ description: "the task; may be left out (or the body with it) when the label id is the task's own copy" })
   @IsOptional()
-  @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @IsIdString()
   taskId?: string;
 }

@@ -1,4 +1,4 @@
-import { MAX_ID_LENGTH } from '../../../common/validation/dto-helpers';
+import { IsIdString } from '../../../common/validation/dto-helpers';
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
@@ -30,13 +30,11 @@ export class SearchQueryDto {
 
   @ApiPropertyOptional({ description: 'Only this workspace' })
   @IsOptional()
-  @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @IsIdString()
   workspaceId?: string;
 
   @ApiPropertyOptional({ description: 'Only this project' })
   @IsOptional()
-  @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @IsIdString()
   projectId?: string;
 }
