@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { bootstrap, Running } from '../../src/bootstrap';
-import { loadConfig } from '../../src/config/app-config';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DB_PREFIX, TEMPLATE_DB, urlFor, withAdmin } from './db';
 import { Api } from './api';
 
@@ -47,17 +47,9 @@ export async function dropRedisKeys(redisUrl: string, prefix: string): Promise<v
  */
 export const runRedisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/**
- * Boots the real application on a random port, in its own database cloned from the migrated
- * template and with its own Redis/BullMQ prefix, so test files run in parallel without sharing data.
- */
-export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
-  const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
-  const db = `${DB_PREFIX}${id}`;
-  await withAdmin((c) => c.query(`CREATE DATABASE "${db}" TEMPLATE "${TEMPLATE_DB}"`));
-  const databaseUrl = urlFor(db);
-  const queuePrefix = `t_${id}`;
-  const config = loadConfig({
+/** A test app's configuration: rate limits off and private destinations allowed unless `env` says otherwise. */
+function testConfig(env: Record<string, string | undefined>, databaseUrl: string, queuePrefix: string): AppConfig {
+  return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     REDIS_URL: runRedisUrl(),
@@ -71,21 +63,44 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     QUEUE_PREFIX: queuePrefix,
     DATABASE_POOL_SIZE: env.DATABASE_POOL_SIZE ?? '5',
   });
-  const running = await bootstrap(config, { host: '127.0.0.1', migrate: false });
-  const url = `${running.url}/api`;
-  let stopping: Promise<void> | null = null;
-  const stop = () => (stopping ??= running.close());
+}
+
+/**
+ * Boots the real application on a random port, in its own database cloned from the migrated
+ * template and with its own Redis/BullMQ prefix, so test files run in parallel without sharing data.
+ */
+export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  const db = `${DB_PREFIX}${id}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE "${db}" TEMPLATE "${TEMPLATE_DB}"`));
+  const databaseUrl = urlFor(db);
+  const queuePrefix = `t_${id}`;
+  const config = testConfig(env, databaseUrl, queuePrefix);
+  const app = await bootApp(config, databaseUrl, queuePrefix);
   return {
-    url,
-    api: new Api(url),
-    running,
-    databaseUrl,
-    queuePrefix,
-    stop,
+    ...app,
     async close() {
-      await stop();
+      await app.stop();
       await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`));
       await dropRedisKeys(config.redisUrl, queuePrefix);
     },
   };
+}
+
+async function bootApp(config: AppConfig, databaseUrl: string, queuePrefix: string): Promise<TestApp> {
+  const running = await bootstrap(config, { host: '127.0.0.1', migrate: false });
+  const url = `${running.url}/api`;
+  let stopping: Promise<void> | null = null;
+  const stop = () => (stopping ??= running.close());
+  return { url, api: new Api(url), running, databaseUrl, queuePrefix, stop, close: stop };
+}
+
+/**
+ * A second instance of `t`'s service: the same database and Redis prefix (so the same rate-limit
+ * counters and queues), as a second API process of one installation. Its close() only stops it;
+ * `t.close()` drops what they share.
+ */
+export async function startPeerApp(t: TestApp, env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const config = testConfig(env, t.databaseUrl, t.queuePrefix);
+  return bootApp(config, t.databaseUrl, t.queuePrefix);
 }

@@ -152,6 +152,36 @@ describe('POST /selfgit-integration/verify', () => {
     }
   }, 30_000);
 
+  it('a server that streams an endless answer: cut after 32 MiB, 400, nothing kept', async () => {
+    const { owner } = await board();
+    let streamed = 0;
+    const chunk = Buffer.alloc(64 * 1024, 'y');
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('error', () => undefined);
+      // Writes while the client reads; stops when the client hangs up (or far past the cap).
+      const more = () => {
+        while (!res.destroyed && streamed < 256 * 1024 * 1024) {
+          streamed += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const res = await t.api.post('/selfgit-integration/verify', body({ baseUrl }), owner.token);
+      expect([res.status, res.body]).toEqual([400, { message: 'The selfgit server answered with more data than accepted' }]);
+      // The client hung up soon after the cap instead of reading the whole stream.
+      expect(streamed).toBeLessThan(128 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
+
   it('needs workspace:manage_settings: of the named project, else of any workspace of the caller', async () => {
     const { owner, workspaceId, project } = await board();
     const member = await userWithRole(t, workspaceId, 'member');

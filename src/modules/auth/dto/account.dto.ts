@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
-import { OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
+import { IsIdString, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
 import { toNormalizedEmail } from '../../../common/validation/email';
 import { IsWebUrl } from '../../../common/validation/is-web-url';
 
@@ -89,7 +89,7 @@ export class ChangePasswordDto {
 
 export class RevokeSessionDto {
   @ApiProperty({ description: 'A session id from list-sessions' })
-  @IsString()
+  @IsIdString()
   id: string;
 }
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsWebUrl } from '../../../common/validation/is-web-url';
 import { IsEmail, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { trim } from '../../../common/validation/dto-helpers';
+import { IsIdString, MaxJsonLength, trim } from '../../../common/validation/dto-helpers';
 import { toNormalizedEmail } from '../../../common/validation/email';
 
 export class SignUpDto {
@@ -62,11 +62,12 @@ export class CreateApiKeyDto {
   @ApiPropertyOptional({ description: '{resource: [actions]}; the key can do no more than these', example: { task: ['read', 'update'] } })
   @IsOptional()
   @IsObject()
+  @MaxJsonLength(10_000)
   permissions?: Record<string, string[]>;
 }
 
 export class DeleteApiKeyDto {
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   keyId: string;
 }

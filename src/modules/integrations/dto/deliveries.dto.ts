@@ -1,6 +1,7 @@
+import { IsIdString } from '../../../common/validation/dto-helpers';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsOptional, IsString, ValidateBy } from 'class-validator';
+import { IsOptional, ValidateBy } from 'class-validator';
 
 /** "50" → 50; anything else stays as sent, for the validator to refuse. */
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value);
@@ -19,6 +20,6 @@ export class ListDeliveriesQuery {
 
   @ApiPropertyOptional({ description: 'a delivery id: the page after it (older deliveries)' })
   @IsOptional()
-  @IsString()
+  @IsIdString()
   before?: string;
 }

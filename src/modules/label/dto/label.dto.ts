@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
-import { OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
+import { IsIdString, OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
 import { LABEL_COLOR as COLOR, LABEL_COLOR_MESSAGE as COLOR_MESSAGE } from '../label-colors';
 
 export class UpdateLabelDto {
@@ -32,24 +32,24 @@ export class CreateLabelDto {
   color: string;
 
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   workspaceId: string;
 
   @ApiPropertyOptional({ description: 'also attach the label to this task' })
   @IsOptional()
-  @IsString()
+  @IsIdString()
   taskId?: string;
 }
 
 export class LabelTaskDto {
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   taskId: string;
 }
 
 export class DetachLabelDto {
   @ApiPropertyOptional({ description: "the task; may be left out (or the body with it) when the label id is the task's own copy" })
   @IsOptional()
-  @IsString()
+  @IsIdString()
   taskId?: string;
 }

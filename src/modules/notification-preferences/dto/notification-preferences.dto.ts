@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
-import { OptionalNotNull, OptionalNullable } from '../../../common/validation/dto-helpers';
+import { MAX_ID_LENGTH, OptionalNotNull, OptionalNullable } from '../../../common/validation/dto-helpers';
 import { IsText } from '../../integrations/dto/validators';
 import { PROJECT_MODES, ProjectMode } from '../channel-rules';
 
@@ -128,7 +128,7 @@ const IsProjectIdList = (options?: ValidationOptions) => {
     if (!Array.isArray(v)) return 'must be an array of project ids';
     if (v.length > MAX_SELECTED_PROJECTS) return `must hold at most ${MAX_SELECTED_PROJECTS} projects`;
     if (!v.every((id) => typeof id === 'string')) return 'must be an array of project ids';
-    return null;
+    return v.some((id: string) => id.length > MAX_ID_LENGTH) ? `must hold project ids of at most ${MAX_ID_LENGTH} characters` : null;
   };
   return ValidateBy(
     {

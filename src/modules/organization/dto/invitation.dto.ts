@@ -1,6 +1,7 @@
+import { IsIdString } from '../../../common/validation/dto-helpers';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsOptional } from 'class-validator';
 import { toNormalizedEmail } from '../../../common/validation/email';
 import { OptionalOrganizationIdBody } from './organization.dto';
 import { IsRequiredString, IsRoleInput } from './validators';
@@ -17,7 +18,7 @@ export class InviteMemberDto extends OptionalOrganizationIdBody {
 
   @ApiPropertyOptional({ description: 'a team of the workspace the member joins on accepting' })
   @IsOptional()
-  @IsString()
+  @IsIdString()
   teamId?: string;
 
   @ApiPropertyOptional({ description: 'with a pending invitation: extend it and send the email again' })

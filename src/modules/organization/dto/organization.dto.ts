@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsWebUrl } from '../../../common/validation/is-web-url';
 import { IsDefined, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
+import { IsIdString, OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -51,7 +51,7 @@ export class CreateOrganizationDto extends OmitType(WorkspaceFieldsDto, ['name']
 
 export class UpdateOrganizationDto {
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   organizationId: string;
 
   @ApiProperty({ type: WorkspaceFieldsDto })
@@ -64,14 +64,14 @@ export class UpdateOrganizationDto {
 
 export class OrganizationIdDto {
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   organizationId: string;
 }
 
 export class OptionalOrganizationIdQuery {
   @ApiPropertyOptional()
   @IsOptional()
-  @IsString()
+  @IsIdString()
   organizationId?: string;
 }
 
@@ -79,13 +79,13 @@ export class OptionalOrganizationIdQuery {
 export class OptionalOrganizationIdBody {
   @ApiPropertyOptional({ description: "the workspace; default: the session's active organization" })
   @IsOptional()
-  @IsString()
+  @IsIdString()
   organizationId?: string;
 }
 
 export class SetActiveOrganizationDto {
   @ApiProperty({ nullable: true })
   @IsOptional()
-  @IsString()
+  @IsIdString()
   organizationId: string | null;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsObject, IsOptional } from 'class-validator';
+import { MaxJsonLength } from '../../../common/validation/dto-helpers';
 import { OptionalOrganizationIdBody } from './organization.dto';
 import { IsPermissionInput, IsRequiredString } from './validators';
 
@@ -20,5 +21,6 @@ export class CreateRoleDto extends OptionalOrganizationIdBody {
   @ApiPropertyOptional({ description: 'free-form fields stored with the role' })
   @IsOptional()
   @IsObject()
+  @MaxJsonLength(10_000)
   additionalFields?: Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
 import { OptionalOrganizationIdBody } from './organization.dto';
 import { IsRequiredObject, IsRequiredString } from './validators';
@@ -20,10 +20,10 @@ export class TeamDataDto {
   @IsRequiredString({ max: 100 })
   name?: string;
 
-  @ApiPropertyOptional({ description: 'ignored' }) @IsOptional() @IsString() id?: string;
-  @ApiPropertyOptional({ description: 'ignored' }) @IsOptional() @IsString() organizationId?: string;
-  @ApiPropertyOptional({ description: 'ignored' }) @IsOptional() @IsString() createdAt?: string;
-  @ApiPropertyOptional({ description: 'ignored' }) @IsOptional() @IsString() updatedAt?: string;
+  @ApiPropertyOptional({ description: 'ignored' }) @IsOptional() @IsString() @MaxLength(100) id?: string;
+  @ApiPropertyOptional({ description: 'ignored' }) @IsOptional() @IsString() @MaxLength(100) organizationId?: string;
+  @ApiPropertyOptional({ description: 'ignored' }) @IsOptional() @IsString() @MaxLength(100) createdAt?: string;
+  @ApiPropertyOptional({ description: 'ignored' }) @IsOptional() @IsString() @MaxLength(100) updatedAt?: string;
 }
 
 export class UpdateTeamDto {

@@ -30,30 +30,54 @@ export const IsRequiredString = (opts: { max?: number; email?: boolean; pattern?
   );
 };
 
+/** Longest role value: a comma list of up to 20 role names of at most 50 characters. */
+const MAX_ROLE_INPUT = 1000;
+const MAX_ROLES = 20;
+const MAX_ROLE_NAME = 50;
+
+/** What is wrong with a role value, or null (docs/decisions-local.md, "Limits"). */
+function roleInputProblem(v: unknown): string | null {
+  if (missing(v) || v === '') return 'is required';
+  if (typeof v === 'string') {
+    if (v.trim() === '') return 'must be a role name or an array of role names';
+    return v.length > MAX_ROLE_INPUT ? `must be at most ${MAX_ROLE_INPUT} characters` : null;
+  }
+  if (!Array.isArray(v) || v.length === 0 || !v.every((r) => typeof r === 'string' && r.trim().length > 0)) return 'must be a role name or an array of role names';
+  if (v.length > MAX_ROLES) return `must hold at most ${MAX_ROLES} roles`;
+  return v.some((r: string) => r.length > MAX_ROLE_NAME) ? `must hold role names of at most ${MAX_ROLE_NAME} characters` : null;
+}
+
 /** A role value: a role name, a comma list of names, or an array of names (docs/decisions-local.md, Organization management). */
 export const IsRoleInput = (options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isRoleInput',
       validator: {
-        validate: (v: unknown) =>
-          (typeof v === 'string' && v.trim().length > 0) || (Array.isArray(v) && v.length > 0 && v.length <= 20 && v.every((r) => typeof r === 'string' && r.trim().length > 0)),
-        defaultMessage: (args?: ValidationArguments) =>
-          missing(args?.value) || args?.value === '' ? `${args?.property} is required` : `${args?.property} must be a role name or an array of role names`,
+        validate: (v: unknown) => roleInputProblem(v) === null,
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} ${roleInputProblem(args?.value)}`,
       },
     },
     options,
   );
 
-/** A permission value: an object {resource: [action]} or a JSON string of one (docs/decisions-local.md, Organization management). */
+const MAX_PERMISSION_INPUT = 10_000;
+
+/** What is wrong with a permission value, or null. */
+function permissionInputProblem(v: unknown): string | null {
+  if (missing(v) || v === '') return 'is required';
+  const text = typeof v === 'string' ? v : !!v && typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : null;
+  if (text === null || text.trim() === '') return 'must be an object or a JSON string of one';
+  return text.length > MAX_PERMISSION_INPUT ? `must be at most ${MAX_PERMISSION_INPUT} characters as JSON` : null;
+}
+
+/** A permission value: an object {resource: [action]} or a JSON string of one, at most 10,000 characters as JSON (docs/decisions-local.md, Organization management). */
 export const IsPermissionInput = (options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isPermissionInput',
       validator: {
-        validate: (v: unknown) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 10_000) || (!!v && typeof v === 'object' && !Array.isArray(v)),
-        defaultMessage: (args?: ValidationArguments) =>
-          missing(args?.value) || args?.value === '' ? `${args?.property} is required` : `${args?.property} must be an object or a JSON string of one`,
+        validate: (v: unknown) => permissionInputProblem(v) === null,
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} ${permissionInputProblem(args?.value)}`,
       },
     },
     options,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
+import { IsIdString, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
 import { PROJECT_KEY, PROJECT_KEY_MESSAGE } from '../project-key';
 
 /** Slugs are stored in Unicode NFC, so that one key typed two ways is one key. */
@@ -51,13 +51,13 @@ export class CreateProjectDto extends OmitType(UpdateProjectDto, ['name'] as con
   name: string;
 
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   workspaceId: string;
 }
 
 export class ListProjectsQuery {
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   workspaceId: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'archived projects are hidden unless true' })
@@ -68,7 +68,7 @@ export class ListProjectsQuery {
 
 export class WorkspaceQuery {
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   workspaceId: string;
 }
 

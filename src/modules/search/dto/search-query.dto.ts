@@ -1,3 +1,4 @@
+import { IsIdString } from '../../../common/validation/dto-helpers';
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
@@ -29,11 +30,11 @@ export class SearchQueryDto {
 
   @ApiPropertyOptional({ description: 'Only this workspace' })
   @IsOptional()
-  @IsString()
+  @IsIdString()
   workspaceId?: string;
 
   @ApiPropertyOptional({ description: 'Only this project' })
   @IsOptional()
-  @IsString()
+  @IsIdString()
   projectId?: string;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
-import { emptyAsNull, IsTimestamp, NullableButRequired, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
+import { emptyAsNull, IsIdString, IsTimestamp, NullableButRequired, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
 import { PRIORITIES, Priority } from '../task.record';
 
 const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
@@ -127,7 +127,7 @@ export class TaskDueDateDto {
 
 export class MoveTaskDto {
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   destinationProjectId: string;
 
   @ApiPropertyOptional({ description: 'a column slug of the destination; default: the same slug there, else its first column' })

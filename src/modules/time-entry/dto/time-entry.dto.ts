@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsTimestamp, OptionalNullable } from '../../../common/validation/dto-helpers';
+import { IsIdString, IsTimestamp, OptionalNullable } from '../../../common/validation/dto-helpers';
 
 export class UpdateTimeEntryDto {
   @ApiPropertyOptional({ format: 'date-time' })
@@ -22,7 +22,7 @@ export class UpdateTimeEntryDto {
 
 export class CreateTimeEntryDto extends OmitType(UpdateTimeEntryDto, ['startTime'] as const) {
   @ApiProperty()
-  @IsString()
+  @IsIdString()
   taskId: string;
 
   @ApiProperty({ format: 'date-time' })
