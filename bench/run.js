@@ -100,6 +100,10 @@ async function main() {
     const nextStatus = counter();
     const statusIds = (await db.query(`SELECT id FROM task WHERE project_id = $1 ORDER BY number DESC LIMIT 500`, [pb])).rows.map((r) => r.id);
     const location = new Map(moveIds.map((id) => [id, pa]));
+    // Column reorder on a project nothing else touches: its columns in one order, then reversed.
+    const pc = (await db.query(`SELECT id FROM project WHERE workspace_id = $1 ORDER BY name OFFSET 2 LIMIT 1`, [workspaceIds[0]])).rows[0].id;
+    const columnIds = (await db.query(`SELECT id FROM board_column WHERE project_id = $1 ORDER BY position`, [pc])).rows.map((r) => r.id);
+    const nextReorder = counter();
     const scenarios = [
       ['search selective (type all)', { requests: [{ method: 'GET', path: '/api/search?q=quokka', headers: auth }] }],
       ['search common (type tasks)', { requests: [{ method: 'GET', path: '/api/search?q=update&type=tasks', headers: auth }] }],
@@ -171,6 +175,23 @@ async function main() {
                   path: `/api/time-entry/${entryIds[n % entryIds.length]}`,
                   body: JSON.stringify({ startTime: '2026-01-01T09:00:00.000Z', endTime: `2026-01-01T${10 + (n % 8)}:00:00.000Z`, description: `work ${n}` }),
                 };
+              },
+            },
+          ],
+        },
+      ],
+      [
+        'PUT /column/reorder/:projectId',
+        {
+          requests: [
+            {
+              method: 'PUT',
+              headers: auth,
+              path: `/api/column/reorder/${pc}`,
+              setupRequest: (r) => {
+                const flip = nextReorder() % 2;
+                const columns = columnIds.map((id, i) => ({ id, position: flip ? columnIds.length - 1 - i : i }));
+                return { ...r, body: JSON.stringify({ columns }) };
               },
             },
           ],
