@@ -1,8 +1,15 @@
 // Seeds the benchmark data set straight into Postgres (fast, deterministic):
 // 5 workspaces × 10 projects × 2,000 tasks = 100,000 tasks, one `created` activity per task,
-// 50,000 comments, workspace labels with task copies, and time entries, all owned by one user.
-// Titles mix ~200 ordinary words; "update" is common (about a third of titles), "quokka" rare (20 tasks).
+// 50,000 comments (one per two tasks), workspace labels with task copies, and time entries (one per
+// ten tasks), all owned by one user. BENCH_TASKS_PER_PROJECT changes the 2,000 (20,000: a million
+// tasks), with comments and time entries in proportion.
+// Titles mix ~200 ordinary words; "update" is common (about a third of titles), "quokka" rare (20 tasks
+// and 10 comments whatever the size).
 const { Client } = require('pg');
+
+const PER_PROJECT = Number(process.env.BENCH_TASKS_PER_PROJECT ?? 2000);
+const TOTAL = PER_PROJECT * 50;
+const COMMENTS = TOTAL / 2;
 
 const WORDS = `account add admin alert align api app archive audit auth avatar backend badge banner batch billing
 board bug build button cache calendar card cart chart checkout cleanup client cloud column comment config
@@ -38,7 +45,7 @@ async function seed(databaseUrl, userId, log = console.log) {
     await c.query(`INSERT INTO member (organization_id, user_id, role) SELECT unnest($1::uuid[]), $2, 'owner'`, [wsIds, userId]);
     await c.query(
       `INSERT INTO project (workspace_id, slug, name, description, task_counter)
-       SELECT w.id, 'P' || w.ord || 'N' || j, 'Project ' || w.ord || '-' || j, 'Benchmark project ' || j, 2000
+       SELECT w.id, 'P' || w.ord || 'N' || j, 'Project ' || w.ord || '-' || j, 'Benchmark project ' || j, ${PER_PROJECT}
          FROM unnest($1::uuid[]) WITH ORDINALITY AS w(id, ord), generate_series(1, 10) j`,
       [wsIds],
     );
@@ -55,15 +62,15 @@ async function seed(databaseUrl, userId, log = console.log) {
               CASE WHEN g.n % 4 = 0 THEN $1::uuid END, $1::uuid,
               CASE WHEN abs(hashtext(p.id::text || g.n)) % 3 = 0 THEN 'Update ' ELSE '' END
                 || initcap(${pick('a')}) || ' ' || ${pick('b')} || ' ' || ${pick('c')}
-                || CASE WHEN (p.ord * 2000 + g.n) % 5000 = 7 THEN ' quokka' ELSE '' END,
+                || CASE WHEN (p.ord * ${PER_PROJECT} + g.n) % ${TOTAL / 20} = 7 THEN ' quokka' ELSE '' END,
               'We need to ' || ${pick('d')} || ' the ' || ${pick('e')} || ' ' || ${pick('f')} || ' before the '
                 || ${pick('g')} || ' ' || ${pick('h')} || ' can ' || ${pick('i')} || '. See the ' || ${pick('j')} || ' notes.',
               (ARRAY['to-do','in-progress','in-review','done'])[1 + g.n % 4],
               (ARRAY['no-priority','low','medium','high','urgent'])[1 + g.n % 5],
-              now() - ((100000 - (p.ord * 2000 + g.n)) || ' seconds')::interval
+              now() - ((${TOTAL} - (p.ord * ${PER_PROJECT} + g.n)) || ' seconds')::interval
          FROM (SELECT p.*, row_number() OVER (ORDER BY p.created_at, p.id) - 1 AS ord
                  FROM project p JOIN member m ON m.organization_id = p.workspace_id AND m.user_id = $1) p
-        CROSS JOIN generate_series(1, 2000) AS g(n)`,
+        CROSS JOIN generate_series(1, ${PER_PROJECT}) AS g(n)`,
       [userId],
     );
     await c.query(
@@ -79,9 +86,9 @@ async function seed(databaseUrl, userId, log = console.log) {
        INSERT INTO activity (workspace_id, task_id, type, user_id, content, created_at)
        SELECT t.workspace_id, t.id, 'comment', $1,
               'I think we should ' || ${pick('k')} || ' the ' || ${pick('l')} || ' and ' || ${pick('m')} || ' it'
-                || CASE WHEN g.n % 5000 = 11 THEN ' quokka' ELSE '' END,
+                || CASE WHEN g.n % ${COMMENTS / 10} = 11 THEN ' quokka' ELSE '' END,
               t.created_at + (g.n % 60 || ' seconds')::interval
-         FROM generate_series(1, 50000) AS g(n) JOIN numbered t ON t.rn = 1 + (g.n * 7919) % 100000`,
+         FROM generate_series(1, ${COMMENTS}) AS g(n) JOIN numbered t ON t.rn = 1 + (g.n * 7919) % ${TOTAL}`,
       [userId],
     );
     await c.query(

@@ -1,10 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createAppAuth } from '@octokit/auth-app';
 import { request } from '@octokit/request';
+import { cappedFetch } from '../../../common/net/capped-fetch';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 
 /** Deadline of each request to the hostedgit API (the installation token and the comment). */
 export const HOSTEDGIT_TIMEOUT_MS = 10_000;
+/** The most of an answer of the hostedgit API the service reads (its answers here are a few KiB). */
+export const HOSTEDGIT_MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * `HOSTEDGIT_APP_PRIVATE_KEY` as PEM: environment files often hold it on one line with `\n`
@@ -29,7 +32,7 @@ export class HostedgitApp {
     this.request = request.defaults({
       baseUrl: apiBaseUrl.replace(/\/+$/, ''),
       headers: { 'user-agent': 'Tandem' },
-      request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(HOSTEDGIT_TIMEOUT_MS) }) },
+      request: { fetch: cappedFetch({ timeoutMs: HOSTEDGIT_TIMEOUT_MS, maxBytes: HOSTEDGIT_MAX_ANSWER_BYTES }) },
     });
     this.auth = appId && appPrivateKey ? createAppAuth({ appId, privateKey: pemOf(appPrivateKey), request: this.request }) : null;
   }

@@ -1,0 +1,49 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { cappedFetch } from './capped-fetch';
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/small') {
+      res.writeHead(201, { 'content-type': 'application/json', 'x-thing': 'a' }).end('{"ok":true}');
+    } else if (req.url === '/endless') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      const pump = () => {
+        while (res.write(chunk));
+      };
+      res.on('drain', pump);
+      pump();
+    } else if (req.url === '/silent') {
+      res.writeHead(200); // headers, then nothing
+    } else {
+      res.writeHead(204).end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+describe('cappedFetch', () => {
+  const f = cappedFetch({ timeoutMs: 1_000, maxBytes: 256 * 1024 });
+
+  it('hands back a small answer whole: status, headers, body', async () => {
+    const res = await f(`${base}/small`, { method: 'POST', body: '{}' });
+    expect([res.status, res.headers.get('x-thing'), await res.json()]).toEqual([201, 'a', { ok: true }]);
+    expect((await f(`${base}/none`)).status).toBe(204);
+  });
+
+  it('gives up on an answer larger than the cap, without reading it all', async () => {
+    await expect(f(`${base}/endless`)).rejects.toThrow('the answer is larger than 262144 bytes');
+  });
+
+  it('gives up when the answer does not complete within the deadline', async () => {
+    await expect(f(`${base}/silent`)).rejects.toThrow();
+  });
+});
