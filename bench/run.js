@@ -100,6 +100,7 @@ async function main() {
     const nextStatus = counter();
     const statusIds = (await db.query(`SELECT id FROM task WHERE project_id = $1 ORDER BY number DESC LIMIT 500`, [pb])).rows.map((r) => r.id);
     const location = new Map(moveIds.map((id) => [id, pa]));
+    const keyQuery = `${(await db.query(`SELECT slug FROM project WHERE id = $1`, [pb])).rows[0].slug}-1234`;
     // Column reorder on a project nothing else touches: its columns in one order, then reversed.
     const pc = (await db.query(`SELECT id FROM project WHERE workspace_id = $1 ORDER BY name OFFSET 2 LIMIT 1`, [workspaceIds[0]])).rows[0].id;
     const columnIds = (await db.query(`SELECT id FROM board_column WHERE project_id = $1 ORDER BY position`, [pc])).rows.map((r) => r.id);
@@ -110,6 +111,7 @@ async function main() {
       // Beyond the issue's list: a word in every comment (type all), and a common word in one project.
       ['search common in comments (type all)', { requests: [{ method: 'GET', path: '/api/search?q=think', headers: auth }] }],
       ['search common in one project (type all)', { requests: [{ method: 'GET', path: `/api/search?q=update&projectId=${pb}`, headers: auth }] }],
+      ['search task key (type all)', { requests: [{ method: 'GET', path: `/api/search?q=${encodeURIComponent(keyQuery)}`, headers: auth }] }],
       ['GET /task/:id', { requests: [{ method: 'GET', headers: auth, setupRequest: (r) => ({ ...r, path: `/api/task/${readIds[nextRead() % readIds.length]}` }) }] }],
       [
         'PUT /task/move/:id',
@@ -229,21 +231,26 @@ async function main() {
     }
 
     if (process.env.BENCH_EXPLAIN !== '0') {
-      const { searchSql, likePattern } = require('../dist/modules/search/search.sql');
+      // Each search variant as the service runs it: the statement searchSql builds for the word's
+      // access paths, prepared, with its cached generic plan; ANALYZE and BUFFERS.
+      const { searchSql, likePattern, withinProject } = require(path.join(dist, 'modules/search/search.sql'));
+      const all = ['tasks', 'projects', 'workspaces', 'comments', 'activities'];
       const common = { taskTitle: 'common', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' };
-      for (const [label, q, sections, variant] of [
-        ['selective, type all', 'quokka', ['tasks', 'projects', 'workspaces', 'comments', 'activities'], undefined],
-        ['common, type tasks', 'update', ['tasks'], common],
+      const [{ slug }] = (await db.query(`SELECT slug FROM project WHERE id = $1`, [pb])).rows;
+      for (const [label, q, sections, variant, projectId, key] of [
+        ['selective word, type all', 'quokka', all, undefined, null, null],
+        ['common word, type tasks', 'update', ['tasks'], common, null, null],
+        ['task key, type all', `${slug}-1234`, all, undefined, null, [slug, 1234]],
+        ['common word in one project, type all', 'update', all, withinProject(common), pb, null],
       ]) {
-        const params = [userId, likePattern(q), 20, null, null];
-        if (sections.includes('tasks')) params.push(null, null);
-        // As the service runs it: a prepared statement with its cached generic plan.
+        const params = [userId, likePattern(q), 20, null, projectId];
+        if (sections.includes('tasks')) params.push(key ? key[0] : null, key ? key[1] : null);
         await db.query(`SET plan_cache_mode = force_generic_plan`);
         await db.query(`PREPARE bench_search AS ${searchSql(sections, variant).text}`);
         const args = params.map((p) => (p === null ? 'NULL' : typeof p === 'number' ? String(p) : `'${String(p).replace(/'/g, "''")}'`)).join(', ');
-        const plan = await db.query(`EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON) EXECUTE bench_search(${args})`);
+        const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) EXECUTE bench_search(${args})`);
         await db.query(`DEALLOCATE bench_search`);
-        console.log(`\nEXPLAIN ANALYZE search (${label}, q=${q}):\n` + plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+        console.log(`\nEXPLAIN (ANALYZE, BUFFERS) search (${label}, q=${q}):\n` + plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
       }
     }
     await db.end();

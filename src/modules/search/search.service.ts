@@ -4,7 +4,7 @@ import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { AccessService } from '../../common/permissions/access.service';
 import { SearchQueryDto } from './dto/search-query.dto';
-import { likePattern, parseTaskKey, Path, searchSql, Section, Variant } from './search.sql';
+import { likePattern, parseTaskKey, searchSql, Section, withinProject } from './search.sql';
 import { SearchStatsService } from './search-stats.service';
 import { SearchRepository } from './search.repository';
 
@@ -24,18 +24,6 @@ export interface SearchResult {
   workspaces: unknown[];
   comments: unknown[];
   activities: unknown[];
-}
-
-/** With a projectId filter, a common word is found by walking that project's tasks, not everyone's. */
-function withinProject(v: Variant): Variant {
-  const path = (p: Path): Path => (p === 'common' ? 'project' : p);
-  return {
-    taskTitle: path(v.taskTitle),
-    taskDescription: path(v.taskDescription),
-    commentContent: path(v.commentContent),
-    activityContent: path(v.activityContent),
-    projectScoped: true,
-  };
 }
 
 @Injectable()
