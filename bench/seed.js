@@ -88,7 +88,7 @@ async function seed(databaseUrl, userId, log = console.log) {
               'I think we should ' || ${pick('k')} || ' the ' || ${pick('l')} || ' and ' || ${pick('m')} || ' it'
                 || CASE WHEN g.n % ${COMMENTS / 10} = 11 THEN ' quokka' ELSE '' END,
               t.created_at + (g.n % 60 || ' seconds')::interval
-         FROM generate_series(1, ${COMMENTS}) AS g(n) JOIN numbered t ON t.rn = 1 + (g.n * 7919) % ${TOTAL}`,
+         FROM generate_series(1, ${COMMENTS}) AS g(n) JOIN numbered t ON t.rn = 1 + (g.n::bigint * 7919) % ${TOTAL}`,
       [userId],
     );
     await c.query(
