@@ -105,9 +105,9 @@ describe('PUT /task/:id with projectId', () => {
     const res = await t.api.put(`/task/${task.id}`, { projectId: project.id, title: 'Counted' }, owner.token);
     rec.stop();
     expect(res.status).toBe(200);
-    // Session, permission guard, read, write (and the relay's wake after the commit, apart): as
-    // asserted for PUT /task/status/:id in tasks.e2e-spec.ts.
-    expect(rec.statements.filter((q) => !isOutboxWake(q))).toHaveLength(4);
+    // Session check with the permission lookup, read, write (and the relay's wake after the commit,
+    // apart): as asserted for PUT /task/status/:id in tasks.e2e-spec.ts.
+    expect(rec.statements.filter((q) => !isOutboxWake(q))).toHaveLength(3);
   });
 });
 
