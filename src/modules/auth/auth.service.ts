@@ -19,7 +19,7 @@ import { toApiKeyRecord } from './api-key.record';
 import { ApiKeyRepository } from './api-key.repository';
 import { CreateApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
 import { toSessionRecord } from './session.record';
-import { SessionRepository } from './session.repository';
+import { LiveSessionRow, SessionRepository } from './session.repository';
 import { User } from './user.entity';
 import { toUserRecord, UserRecord } from './user.record';
 import { UserRepository } from './user.repository';
@@ -34,6 +34,16 @@ export interface SessionClient {
 
 // A real hash of a random password: sign-in with an unknown email spends the same time as a wrong password.
 const DUMMY_HASH = argon2.hash(CryptoService.randomToken(16));
+
+/** The caller of a live session, from its session and user row. */
+const sessionUser = (r: LiveSessionRow, userId: string, sessionId: string): AuthUser => ({
+  id: userId,
+  name: r.name,
+  email: r.email,
+  isInstanceAdmin: r.is_instance_admin,
+  sessionId,
+  activeOrganizationId: r.active_organization_id,
+});
 
 @Injectable()
 export class AuthService {
@@ -142,7 +152,7 @@ export class AuthService {
     if (!isUuid(sessionId) || !isUuid(userId)) return null;
     const r = await this.sessions.findLiveWithUser(sessionId, userId);
     if (!r) return null;
-    return { id: userId, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, sessionId, activeOrganizationId: r.active_organization_id };
+    return sessionUser(r, userId, sessionId);
   }
 
   /**
@@ -154,7 +164,7 @@ export class AuthService {
     const r = await this.sessions.findLiveWithUserLocating(sessionId, userId, target.kind, this.scopes.get(target.kind).sql, target.id);
     if (!r) return null;
     return {
-      user: { id: userId, name: r.name, email: r.email, isInstanceAdmin: r.is_instance_admin, sessionId, activeOrganizationId: r.active_organization_id },
+      user: sessionUser(r, userId, sessionId),
       found: r.workspace_id ? { workspaceId: r.workspace_id, memberId: r.member_id, roles: splitRoles(r.role) } : null,
     };
   }

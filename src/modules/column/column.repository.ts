@@ -65,7 +65,6 @@ export class ColumnRepository {
     await rows(m, `DELETE FROM board_column WHERE id = $1`, [id]);
   }
 
-  /** Which of `ids` are columns of the project, locked for the reorder that follows in `m`'s transaction. */
   /**
    * One auto-committed statement: locks the project's columns among `ids` in id order (so two
    * concurrent reorders of the same board queue up instead of deadlocking) and, only when every id

@@ -87,7 +87,6 @@ export class LabelRepository {
     return firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
   }
 
-  /** Writes name/color (undefined = unchanged); a unique violation when the new name is taken. */
   /**
    * One auto-committed statement: renames or recolors the label (undefined = keep) and, when it is
    * a catalogue label, gives every task copy its new name and color, so they never disagree. A

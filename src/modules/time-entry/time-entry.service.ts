@@ -44,9 +44,9 @@ export class TimeEntryService {
     return toTimeEntryRecord(row);
   }
 
-  /** Omitted fields stay; `endTime: null` sets the timer running again; the duration follows the times. */
   /**
-   * One statement applies the change when the entry exists and the result is valid; only when it
+   * Omitted fields stay; `endTime: null` sets the timer running again; the duration follows the
+   * times. One statement applies the change when the entry exists and the result is valid; only when it
    * changed nothing is the entry read again, to answer 404 or the 400 that says what is wrong.
    */
   async update(workspaceId: string, id: string, dto: UpdateTimeEntryDto): Promise<TimeEntryRecord> {
