@@ -6,12 +6,14 @@
 // BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench), REDIS_URL, BENCH_ONLY (comma list),
 // BENCH_DIST (the build to run, default ./dist: point it at another checkout's dist to compare builds),
 // BENCH_ROLES (APP_ROLES of the measured process, default api,worker), BENCH_NODE_ARGS (e.g.
-// `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the service under the load).
+// `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the service under the load), BENCH_REUSE=1 (keep the
+// database of an earlier run with the same settings and sign in as its user instead of seeding again:
+// a million tasks take ten minutes to seed).
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
-const { benchEnv, jsonClient, recreateDatabase } = require('./admin');
+const { benchEnv, jsonClient, recreateDatabase, rssMb } = require('./admin');
 const { seed } = require('./seed');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -36,6 +38,28 @@ async function waitForHealth(child) {
 }
 
 const call = jsonClient(BASE);
+const PASSWORD = 'benchmark-password';
+
+/** The bench user of an earlier run on this database, with its workspaces, or null when there is none to reuse. */
+async function seededUser(dbUrl) {
+  const c = new Client({ connectionString: dbUrl });
+  try {
+    await c.connect();
+  } catch {
+    return null; // no such database yet
+  }
+  try {
+    const user = (await c.query(`SELECT id, email FROM "user" WHERE email LIKE 'bench-%@example.test' ORDER BY created_at LIMIT 1`)).rows[0];
+    if (!user) return null;
+    const ws = await c.query(`SELECT w.id FROM workspace w JOIN member m ON m.organization_id = w.id WHERE m.user_id = $1 ORDER BY w.created_at, w.id`, [user.id]);
+    const tasks = (await c.query(`SELECT count(*)::int AS n FROM task`)).rows[0].n;
+    return { ...user, workspaceIds: ws.rows.map((r) => r.id), tasks };
+  } catch {
+    return null; // not a seeded bench database
+  } finally {
+    await c.end();
+  }
+}
 
 /** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); null elsewhere. */
 function cpuMs(pid) {
@@ -66,17 +90,28 @@ function run(name, opts) {
 }
 
 async function main() {
-  await recreateDatabase(DB_URL);
+  const reuse = process.env.BENCH_REUSE === '1' && (await seededUser(DB_URL));
+  if (!reuse) await recreateDatabase(DB_URL);
   const env = benchEnv({ PORT: String(PORT), DATABASE_URL: DB_URL, QUEUE_PREFIX: 'bench', APP_ROLES: process.env.BENCH_ROLES ?? 'api,worker' });
   const dist = process.env.BENCH_DIST ?? path.join(__dirname, '..', 'dist');
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await waitForHealth(child);
-    const signUp = await call('POST', '/auth/sign-up/email', { name: 'Bench', email: `bench-${Date.now()}@example.test`, password: 'benchmark-password' });
-    const token = signUp.body.token;
-    const userId = signUp.body.user.id;
-    const { workspaceIds } = await seed(DB_URL, userId);
+    let token, userId, workspaceIds;
+    if (reuse) {
+      const signIn = await call('POST', '/auth/sign-in/email', { email: reuse.email, password: PASSWORD });
+      if (!signIn.body.token) throw new Error(`could not sign in as ${reuse.email}: ${JSON.stringify(signIn.body)}`);
+      ({ token } = signIn.body);
+      userId = reuse.id;
+      workspaceIds = reuse.workspaceIds;
+      console.log(`reusing ${DB_URL} (${reuse.tasks} tasks)`);
+    } else {
+      const signUp = await call('POST', '/auth/sign-up/email', { name: 'Bench', email: `bench-${Date.now()}@example.test`, password: PASSWORD });
+      token = signUp.body.token;
+      userId = signUp.body.user.id;
+      ({ workspaceIds } = await seed(DB_URL, userId));
+    }
 
     const db = new Client({ connectionString: DB_URL });
     await db.connect();
@@ -202,6 +237,7 @@ async function main() {
     ];
 
     // Sanity: each scenario's first request must succeed, else its figures mean nothing.
+    const rssBefore = rssMb(child.pid);
     const rows = [];
     for (const [name, opts] of scenarios) {
       if (ONLY && !ONLY.some((o) => name.includes(o))) continue;
@@ -219,16 +255,22 @@ async function main() {
       const row = await run(name, opts);
       const cpuAfter = cpuMs(child.pid);
       row.cpuPerReq = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / row.total;
+      row.rss = rssMb(child.pid);
       rows.push(row);
     }
 
     console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
-    console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx | errors | service CPU ms/req |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx | errors | service CPU ms/req | RSS MB after |`);
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
-      if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | |`);
-      else console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.cpuPerReq === null ? '–' : r.cpuPerReq.toFixed(3)} |`);
+      if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | | |`);
+      else
+        console.log(
+          `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.cpuPerReq === null ? '–' : r.cpuPerReq.toFixed(3)} | ${r.rss ?? '–'} |`,
+        );
     }
+    // The measured process holds the roles of BENCH_ROLES (by default API and worker, as `npm start` runs them).
+    console.log(`\nMemory (${env.APP_ROLES}, one process): RSS ${rssBefore ?? '–'} MB after start and seeding, ${rssMb(child.pid) ?? '–'} MB after the benchmark`);
 
     if (process.env.BENCH_EXPLAIN !== '0') {
       // Each search variant as the service runs it: the statement searchSql builds for the word's
@@ -237,6 +279,10 @@ async function main() {
       const all = ['tasks', 'projects', 'workspaces', 'comments', 'activities'];
       const common = { taskTitle: 'common', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' };
       const [{ slug }] = (await db.query(`SELECT slug FROM project WHERE id = $1`, [pb])).rows;
+      // The session settings the service's connections have (no JIT, no parallel workers, generic
+      // plans for named statements), so the plans below are the ones the service runs.
+      const { options } = require(path.join(dist, 'database/data-source-options')).dataSourceOptions(DB_URL).extra;
+      for (const [, name, value] of options.matchAll(/-c (\w+)=(\S+)/g)) await db.query(`SET ${name} = ${value}`);
       for (const [label, q, sections, variant, projectId, key] of [
         ['selective word, type all', 'quokka', all, undefined, null, null],
         ['common word, type tasks', 'update', ['tasks'], common, null, null],
@@ -245,7 +291,6 @@ async function main() {
       ]) {
         const params = [userId, likePattern(q), 20, null, projectId];
         if (sections.includes('tasks')) params.push(key ? key[0] : null, key ? key[1] : null);
-        await db.query(`SET plan_cache_mode = force_generic_plan`);
         await db.query(`PREPARE bench_search AS ${searchSql(sections, variant).text}`);
         const args = params.map((p) => (p === null ? 'NULL' : typeof p === 'number' ? String(p) : `'${String(p).replace(/'/g, "''")}'`)).join(', ');
         const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) EXECUTE bench_search(${args})`);

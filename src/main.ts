@@ -4,6 +4,7 @@ import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 import { developmentSecrets } from './config/dev-secrets';
 import { checkServices } from './startup/checks';
+import { applyHeapGrowth } from './startup/heap';
 import { startLocalServices } from './startup/local-services';
 import { StartupError } from './startup/startup-error';
 
@@ -23,6 +24,7 @@ async function main() {
     }
     throw err;
   }
+  applyHeapGrowth(config.heapGrowthPercent);
   // Without DATABASE_URL / REDIS_URL and nothing at the default addresses: servers of our own
   // (development only; src/startup/local-services.ts). Then every server must answer.
   const local = await startLocalServices(config);

@@ -74,6 +74,7 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_API?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) @Max(86_400_000) OUTBOX_POLL_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(300) HEAP_GROWTH_PERCENT?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000) NOTIFICATION_BATCH_WINDOW_MS?: number;
   @IsOptional() @IsString() QUEUE_CONCURRENCY?: string;
 }
@@ -93,6 +94,11 @@ export interface AppConfig {
   readonly databasePoolSize: number;
   /** How often the worker looks at the outbox without being notified (ms); notifications wake it at once. */
   readonly outboxPollMs: number;
+  /**
+   * How far V8 lets the old generation grow past what the last full collection kept (percent;
+   * 0 = V8's own factor, up to 300 %). See applyHeapGrowth in src/startup/heap.ts.
+   */
+  readonly heapGrowthPercent: number;
   /**
    * How long a user's email and push notifications about one task wait to gather a burst into one
    * message (ms, from the first of them; docs/notifications.md, "Bursts").
@@ -316,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: parsed.DATABASE_URL ?? `postgres://postgres@${parsed.TANDEM_DEFAULT_POSTGRES ?? '127.0.0.1:5432'}/tandem`,
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
     outboxPollMs: parsed.OUTBOX_POLL_MS ?? 2_000,
+    heapGrowthPercent: parsed.HEAP_GROWTH_PERCENT ?? 50,
     notificationBatchWindowMs: parsed.NOTIFICATION_BATCH_WINDOW_MS ?? 60_000,
     redisUrl: parsed.REDIS_URL ?? `redis://${parsed.TANDEM_DEFAULT_REDIS ?? '127.0.0.1:6379'}`,
     unsetUrls: { database: !parsed.DATABASE_URL, redis: !parsed.REDIS_URL },
