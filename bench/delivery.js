@@ -15,7 +15,7 @@
 // `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile written when it stops).
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
-const { benchEnv, flushRedis, recreateDatabase, startService, stopAll, waitFor } = require('./admin');
+const { benchEnv, flushRedis, recreateDatabase, rssMb, startService, stopAll, waitFor } = require('./admin');
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -148,6 +148,7 @@ async function main() {
     console.log(`| live: latency max ms | ${latencies[latencies.length - 1]} |`);
     console.log(`| backlog: events delivered | ${drained.length} (duplicates: ${duplicates - liveDuplicates}) |`);
     console.log(`| backlog: deliveries per second (first arrival → last) | ${Math.round(drainRate)} |`);
+    console.log(`| RSS MB after the run: API / worker (restarted for the backlog) | ${rssMb(api.pid) ?? '–'} / ${rssMb(worker.pid) ?? '–'} |`);
   } finally {
     await stopAll([worker, api]);
     agent.destroy();

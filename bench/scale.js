@@ -11,7 +11,7 @@
 const net = require('node:net');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
-const { benchEnv, recreateDatabase, startService, stopAll } = require('./admin');
+const { benchEnv, recreateDatabase, rssMb, startService, stopAll } = require('./admin');
 const { seed } = require('./seed');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -129,6 +129,7 @@ async function main() {
         console.log(`| ${name} | ${count} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.errors + r.timeouts} | ${r.non2xx} | ${spread} |`);
       }
     }
+    console.log(`\nRSS after the run (MB): ${children.map((c) => rssMb(c.pid) ?? '–').join(' / ')} (API, API, worker)`);
   } finally {
     server.close();
     await db.end().catch(() => undefined);

@@ -15,6 +15,7 @@ import { OutboxWakeAfterCommit1763781700000 } from './1763781700000-OutboxWakeAf
 import { GitHosts1763781600000 } from './1763781600000-GitHosts';
 import { ClientCompatibility1763781800000 } from './1763781800000-ClientCompatibility';
 import { WorkflowRules1763781900000 } from './1763781900000-WorkflowRules';
+import { ActivityKindCreatedIndexes1763782000000 } from './1763782000000-ActivityKindCreatedIndexes';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   OutboxWakeAfterCommit1763781700000,
   ClientCompatibility1763781800000,
   WorkflowRules1763781900000,
+  ActivityKindCreatedIndexes1763782000000,
 ];

@@ -1,4 +1,6 @@
+import { Client } from 'pg';
 import { SearchStatsService } from '../../../src/modules/search/search-stats.service';
+import { searchSql } from '../../../src/modules/search/search.sql';
 import { Workspace } from '../../support/api';
 import { startTestApp, TestApp } from '../../support/app';
 import { addMember, sql } from '../../support/fixtures';
@@ -277,6 +279,50 @@ describe('access paths chosen per section and per project', () => {
     expect(res.status).toBe(200);
     expect(res.body.comments.map((c: any) => c.content)).toEqual(['wombat remark 1', 'wombat remark 2', 'wombat remark 3']);
     expect(res.body.activities.map((a: any) => a.content)).toEqual(['changed the status to wombat-ready']);
+  });
+
+  it('the walk through comments never steps over newer activities of other kinds', async () => {
+    const u = await t.api.signUp();
+    const w = await t.api.createWorkspace(u.token, 'Busy');
+    const p = await project(w.id, 'BUSY', 'Busy board');
+    const host = await task(p, 'Busy host task');
+    await sql(
+      t.databaseUrl,
+      `INSERT INTO activity (workspace_id, task_id, type, content, user_id, created_at)
+       SELECT workspace_id, id, 'comment', 'quoll remark ' || g, $2, now() - interval '1 hour' - (g || ' seconds')::interval
+         FROM task, generate_series(1, 300) g WHERE id = $1`,
+      [host, u.user.id],
+    );
+    // A busy spell after the comments: 5,000 status changes, all newer than every comment.
+    await sql(
+      t.databaseUrl,
+      `INSERT INTO activity (workspace_id, task_id, type, content, user_id, created_at)
+       SELECT workspace_id, id, 'status_changed', 'changed the status to done', $2, now() - (g || ' ms')::interval
+         FROM task, generate_series(1, 5000) g WHERE id = $1`,
+      [host, u.user.id],
+    );
+    await sql(t.databaseUrl, 'ANALYZE activity');
+    const stats = t.running.app.get(SearchStatsService);
+    await stats.refresh();
+    const v = await stats.variant('quoll');
+    expect(v.commentContent).toBe('common');
+    const res = await t.api.get('/search?q=quoll&type=comments&limit=3', u.token);
+    expect(res.body.comments.map((c: any) => c.content)).toEqual(['quoll remark 1', 'quoll remark 2', 'quoll remark 3']);
+    // The statement as the service runs it (generic plan): the rows it looks at and throws away
+    // must not include the 5,000 newer status changes.
+    const { text } = searchSql(['comments'], v);
+    const c = new Client({ connectionString: t.databaseUrl });
+    await c.connect();
+    let plan: any;
+    try {
+      await c.query(`SET plan_cache_mode = force_generic_plan; SET jit = off; SET max_parallel_workers_per_gather = 0`);
+      await c.query(`PREPARE walk AS ${text}`);
+      [plan] = (await c.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE walk('${u.user.id}', '%quoll%', 3, NULL, NULL)`)).rows;
+    } finally {
+      await c.end();
+    }
+    const removed = (node: any): number => (node['Rows Removed by Filter'] ?? 0) + (node.Plans ?? []).reduce((n: number, c: any) => n + removed(c), 0);
+    expect(removed(plan['QUERY PLAN'][0].Plan)).toBeLessThan(1000);
   });
 
   it('with projectId, a common word is found in that project only, newest first', async () => {
