@@ -96,6 +96,14 @@ const taskHits = (cond: string, path: Path, extra: string, projectScoped: boolea
      ORDER BY x.created_at DESC LIMIT $3`;
 };
 
+/**
+ * For a rare word, the matching rows are looked up apart from the ORDER BY … LIMIT (fenced with
+ * OFFSET 0), so the generic plan takes the trigram index: otherwise it may walk the kind's
+ * created_at index newest first and test every activity (measured 160 ms instead of 3 ms for a
+ * type-all search at 100k tasks). For a common word that walk is the plan wanted.
+ */
+const fenceIfRare = (query: string, path: Path) => `(${query}${path === 'rare' ? ' OFFSET 0' : ''})`;
+
 /** Activities (a) of the wanted kind whose content matches, newest first, at most $3. */
 const activityHits = (kind: string, path: Path, extra = 'a.*') =>
   path === 'project'
@@ -106,9 +114,12 @@ const activityHits = (kind: string, path: Path, extra = 'a.*') =>
        SELECT * FROM activity a WHERE a.task_id = t.id AND ${kind} AND ${match('a.content', path)}
         ORDER BY a.created_at DESC LIMIT $3) a
      ORDER BY a.created_at DESC LIMIT $3`
-    : `SELECT ${extra} FROM activity a
+    : `SELECT ${extra} FROM ${fenceIfRare(
+        `SELECT a.* FROM activity a
      WHERE ${kind} AND ${match('a.content', path)} AND ${inScope('a.workspace_id')}
-       AND ($5::uuid IS NULL OR a.task_id IN (SELECT id FROM task WHERE project_id = $5::uuid))
+       AND ($5::uuid IS NULL OR a.task_id IN (SELECT id FROM task WHERE project_id = $5::uuid))`,
+        path,
+      )} a
      ORDER BY a.created_at DESC LIMIT $3`;
 
 /* Ranking: title/name matches before description matches, then newest. */
