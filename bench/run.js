@@ -113,7 +113,10 @@ async function main() {
       ({ workspaceIds } = await seed(DB_URL, userId));
     }
 
-    const db = new Client({ connectionString: DB_URL });
+    // With the session settings the service's connections have (no JIT, no parallel workers, generic
+    // plans for named statements), so the plans printed below are the ones the service runs.
+    const { options } = require(path.join(dist, 'database/data-source-options')).dataSourceOptions(DB_URL).extra;
+    const db = new Client({ connectionString: DB_URL, options });
     await db.connect();
     const [pa, pb] = (await db.query(`SELECT id FROM project WHERE workspace_id = $1 ORDER BY name LIMIT 2`, [workspaceIds[0]])).rows.map((r) => r.id);
     const readIds = (await db.query(`SELECT id FROM task ORDER BY md5(id::text) LIMIT 1000`)).rows.map((r) => r.id);
@@ -279,10 +282,6 @@ async function main() {
       const all = ['tasks', 'projects', 'workspaces', 'comments', 'activities'];
       const common = { taskTitle: 'common', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' };
       const [{ slug }] = (await db.query(`SELECT slug FROM project WHERE id = $1`, [pb])).rows;
-      // The session settings the service's connections have (no JIT, no parallel workers, generic
-      // plans for named statements), so the plans below are the ones the service runs.
-      const { options } = require(path.join(dist, 'database/data-source-options')).dataSourceOptions(DB_URL).extra;
-      for (const [, name, value] of options.matchAll(/-c (\w+)=(\S+)/g)) await db.query(`SET ${name} = ${value}`);
       for (const [label, q, sections, variant, projectId, key] of [
         ['selective word, type all', 'quokka', all, undefined, null, null],
         ['common word, type tasks', 'update', ['tasks'], common, null, null],

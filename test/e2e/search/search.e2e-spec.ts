@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { dataSourceOptions } from '../../../src/database/data-source-options';
 import { SearchStatsService } from '../../../src/modules/search/search-stats.service';
 import { searchSql } from '../../../src/modules/search/search.sql';
 import { Workspace } from '../../support/api';
@@ -312,11 +313,10 @@ describe('access paths chosen per section and per project', () => {
     // The statements as the service runs them (generic plans): the rows they look at and throw
     // away must not include the 5,000 newer status changes, neither on the walk through comments
     // (a common word there) nor on the activities section's lookup (a rare word there).
-    const c = new Client({ connectionString: t.databaseUrl });
+    const c = new Client({ connectionString: t.databaseUrl, options: (dataSourceOptions(t.databaseUrl).extra as { options: string }).options });
     await c.connect();
     const removed = (node: any): number => (node['Rows Removed by Filter'] ?? 0) + (node.Plans ?? []).reduce((n: number, child: any) => n + removed(child), 0);
     try {
-      await c.query(`SET plan_cache_mode = force_generic_plan; SET jit = off; SET max_parallel_workers_per_gather = 0`);
       for (const section of ['comments', 'activities'] as const) {
         await c.query(`PREPARE walk_${section} AS ${searchSql([section], v).text}`);
         const [plan] = (await c.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE walk_${section}('${u.user.id}', '%quoll%', 3, NULL, NULL)`)).rows;
