@@ -18,6 +18,7 @@ async function recreateDatabase(dbUrl) {
 
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
 const path = require('node:path');
 
 /** The environment of a measured process: production mode, fresh keys, rate limits off, quiet logs. */
@@ -34,11 +35,15 @@ function benchEnv(overrides) {
   };
 }
 
-/** Starts the built service (dist/main.js) in `role`; logs an exit that was not asked for. */
+/**
+ * Starts the built service (dist/main.js) in `role`; logs an exit that was not asked for. Its
+ * standard output (the JSON log) goes to `$BENCH_SERVICE_LOG.<role>.log` when that is set.
+ */
 function startService(role, env, nodeArgs = []) {
+  const logFile = process.env.BENCH_SERVICE_LOG;
   const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', 'dist', 'main.js')], {
     env: { ...env, APP_ROLES: role },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', logFile ? fs.openSync(`${logFile}.${role}.log`, 'a') : 'ignore', 'inherit'],
   });
   child.on('exit', (code, signal) => {
     if (code !== 0 && signal !== 'SIGTERM') console.error(`${role} process exited with ${code ?? signal}`);
