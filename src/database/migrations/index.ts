@@ -16,6 +16,7 @@ import { GitHosts1763781600000 } from './1763781600000-GitHosts';
 import { ClientCompatibility1763781800000 } from './1763781800000-ClientCompatibility';
 import { WorkflowRules1763781900000 } from './1763781900000-WorkflowRules';
 import { ActivityKindCreatedIndexes1763782000000 } from './1763782000000-ActivityKindCreatedIndexes';
+import { SearchStatisticsTarget1763782100000 } from './1763782100000-SearchStatisticsTarget';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ClientCompatibility1763781800000,
   WorkflowRules1763781900000,
   ActivityKindCreatedIndexes1763782000000,
+  SearchStatisticsTarget1763782100000,
 ];

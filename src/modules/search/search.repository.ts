@@ -7,6 +7,12 @@ import { SearchResult } from './search.service';
 /** The column a search statistic describes (see SearchStatsService). */
 export type StatsColumn = 'task.title' | 'task.description' | 'comment.content' | 'activity.content';
 
+export interface TableSizes {
+  tasks: number;
+  activities: number;
+  projects: number;
+}
+
 export interface ColumnStatistics {
   col: StatsColumn;
   hist: string[] | null;
@@ -28,6 +34,20 @@ export class SearchRepository {
   async search(statement: { name: string; text: string }, params: unknown[]): Promise<Partial<SearchResult>> {
     const [row] = await preparedRows(this.ds, statement.name, statement.text, params);
     return row;
+  }
+
+  /**
+   * Row counts as the planner knows them (pg_class.reltuples, kept by ANALYZE and VACUUM): the
+   * searched text of tasks, all activities, and projects. -1 or 0 where never analysed.
+   */
+  async tableSizes(): Promise<TableSizes> {
+    const [row] = await rows<Record<keyof TableSizes, string | number | null>>(
+      this.ds.manager,
+      `SELECT (SELECT reltuples FROM pg_class WHERE oid = 'task_text'::regclass) AS tasks,
+              (SELECT reltuples FROM pg_class WHERE oid = 'activity'::regclass) AS activities,
+              (SELECT reltuples FROM pg_class WHERE oid = 'project'::regclass) AS projects`,
+    );
+    return { tasks: Number(row?.tasks ?? -1), activities: Number(row?.activities ?? -1), projects: Number(row?.projects ?? -1) };
   }
 
   /**

@@ -4,7 +4,7 @@ import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { AccessService } from '../../common/permissions/access.service';
 import { SearchQueryDto } from './dto/search-query.dto';
-import { likePattern, parseTaskKey, searchSql, Section, withinProject } from './search.sql';
+import { likePattern, parseTaskKey, searchSql, Section } from './search.sql';
 import { SearchStatsService } from './search-stats.service';
 import { SearchRepository } from './search.repository';
 
@@ -51,8 +51,8 @@ export class SearchService {
     const params: unknown[] = [user.id, likePattern(dto.q), limit, workspaceId, projectId];
     // $6/$7 (the task key) appear only in the tasks section; Postgres refuses unused parameters.
     if (sections.includes('tasks')) params.push(key?.slug ?? null, key?.number ?? null);
-    const variant = await this.stats.variant(dto.q);
-    const stmt = searchSql(sections, projectId ? withinProject(variant) : variant);
+    const variant = await this.stats.variant(dto.q, { limit, projectScoped: !!projectId });
+    const stmt = searchSql(sections, variant);
     const row = await this.repository.search(stmt, params);
     for (const s of sections) result[s] = row[s] ?? [];
     return result;

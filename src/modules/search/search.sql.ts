@@ -123,7 +123,7 @@ const activityHits = (kind: string, path: Path, extra = 'a.*') =>
      ORDER BY a.created_at DESC LIMIT $3`;
 
 /* Ranking: title/name matches before description matches, then newest. */
-const SECTIONS: Record<Section, (v: Variant) => string> = {
+const SECTIONS: Record<Section, (v: Variant, sections: readonly Section[]) => string> = {
   tasks: (v) => `
   key_hit AS (
     SELECT t.*, 0 AS rank FROM task t JOIN project p ON p.id = t.project_id
@@ -154,12 +154,18 @@ const SECTIONS: Record<Section, (v: Variant) => string> = {
   comments: (v) => `
   comments AS (
     ${activityHits(`a.type = 'comment'`, v.commentContent)})`,
-  activities: (v) => `
+  // With the tasks section earlier in the same statement, the tasks whose title matches are its
+  // title_hits (the same rows): found once, not twice.
+  activities: (v, sections) => `
   activity_content_hits AS (
     ${activityHits(`a.type <> 'comment'`, v.activityContent, 'a.*, 1 AS rank')}),
   activity_task_hits AS (
     SELECT a.*, 2 AS rank FROM activity a
-      JOIN (${taskHits(match('x.title', v.taskTitle), v.taskTitle, 't.id', !!v.projectScoped)}) mt ON mt.id = a.task_id
+      JOIN (${
+        sections.includes('tasks') && sections.indexOf('tasks') < sections.indexOf('activities')
+          ? 'SELECT id FROM title_hits'
+          : taskHits(match('x.title', v.taskTitle), v.taskTitle, 't.id', !!v.projectScoped)
+      }) mt ON mt.id = a.task_id
      WHERE a.type <> 'comment'
      ORDER BY a.created_at DESC LIMIT $3),
   activities AS (
@@ -200,7 +206,7 @@ export function searchSql(sections: readonly Section[], variant: Variant = RARE)
   const key = `${sections.join(',')}|${variant.taskTitle},${variant.taskDescription},${variant.commentContent},${variant.activityContent},${!!variant.projectScoped}`;
   let stmt = cache.get(key);
   if (!stmt) {
-    const ctes = sections.map((s) => SECTIONS[s](variant)).join(',\n');
+    const ctes = sections.map((s) => SECTIONS[s](variant, sections)).join(',\n');
     const cols = sections.map((s) => `${OUTPUT[s]} AS ${s}`).join(',\n  ');
     stmt = { name: `search_${cache.size + 1}`, text: `WITH ${ctes}\nSELECT ${cols}` };
     cache.set(key, stmt);

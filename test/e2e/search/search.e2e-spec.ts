@@ -123,6 +123,9 @@ describe('GET /search', () => {
     });
     // content match first, then activities of tasks whose title matches
     expect(res.body.activities.map((a: any) => a.id)).toEqual([ids.statusChange, ids.titleActivity]);
+    // alone (the tasks whose title matches found by the activities section itself), the same answer
+    const alone = await t.api.get('/search?q=zebra&type=activities', owner.token);
+    expect(alone.body.activities).toEqual(res.body.activities);
   });
 
   it('never shows another tenant’s data', async () => {
