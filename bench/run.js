@@ -278,15 +278,17 @@ async function main() {
     if (process.env.BENCH_EXPLAIN !== '0') {
       // Each search variant as the service runs it: the statement searchSql builds for the word's
       // access paths, prepared, with its cached generic plan; ANALYZE and BUFFERS.
-      const { searchSql, likePattern, withinProject } = require(path.join(dist, 'modules/search/search.sql'));
+      const { searchSql, likePattern } = require(path.join(dist, 'modules/search/search.sql'));
       const all = ['tasks', 'projects', 'workspaces', 'comments', 'activities'];
       const common = { taskTitle: 'common', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' };
+      // Within one project the common word walks that project's tasks.
+      const inProject = { ...common, taskTitle: 'project', projectScoped: true };
       const [{ slug }] = (await db.query(`SELECT slug FROM project WHERE id = $1`, [pb])).rows;
       for (const [label, q, sections, variant, projectId, key] of [
         ['selective word, type all', 'quokka', all, undefined, null, null],
         ['common word, type tasks', 'update', ['tasks'], common, null, null],
         ['task key, type all', `${slug}-1234`, all, undefined, null, [slug, 1234]],
-        ['common word in one project, type all', 'update', all, withinProject(common), pb, null],
+        ['common word in one project, type all', 'update', all, inProject, pb, null],
       ]) {
         const params = [userId, likePattern(q), 20, null, projectId];
         if (sections.includes('tasks')) params.push(key ? key[0] : null, key ? key[1] : null);

@@ -182,18 +182,6 @@ const OUTPUT: Record<Section, string> = {
   activities: `(SELECT coalesce(json_agg(${ACTIVITY_JSON('x')} ORDER BY x.rank, x.created_at DESC, x.id), '[]') FROM activities_ranked x)`,
 };
 
-/** With a projectId filter, a common word is found by walking that project's tasks, not everyone's. */
-export function withinProject(v: Variant): Variant {
-  const path = (p: Path): Path => (p === 'common' ? 'project' : p);
-  return {
-    taskTitle: path(v.taskTitle),
-    taskDescription: path(v.taskDescription),
-    commentContent: path(v.commentContent),
-    activityContent: path(v.activityContent),
-    projectScoped: true,
-  };
-}
-
 export const RARE: Variant = { taskTitle: 'rare', taskDescription: 'rare', commentContent: 'rare', activityContent: 'rare' };
 
 const cache = new Map<string, { name: string; text: string }>();
