@@ -45,8 +45,8 @@ const projectFilter = (col: string) => `($5::uuid IS NULL OR ${col} = $5::uuid)`
 
 /**
  * Which access path each searched column should take. `rare`: the trigram index (bitmap scan,
- * then sort the few matches). `common`: walk the created_at index newest-first and filter, which
- * stops after `limit` matches. `project` (a common word with a projectId filter): walk that
+ * then sort the matches). `common`: walk the created_at index newest-first and filter, which
+ * stops after `limit` matches. `project` (the walk, with a projectId filter): walk that
  * project's tasks newest-first (or their activities), so the walk is bounded by the project
  * instead of crossing every newer match of other projects. The choice is made by the caller from
  * column statistics (see SearchStatsService), so the statement can be prepared once per variant
@@ -162,7 +162,7 @@ const SECTIONS: Record<Section, (v: Variant, sections: readonly Section[]) => st
   activity_task_hits AS (
     SELECT a.*, 2 AS rank FROM activity a
       JOIN (${
-        sections.includes('tasks') && sections.indexOf('tasks') < sections.indexOf('activities')
+        sections.indexOf('tasks') !== -1 && sections.indexOf('tasks') < sections.indexOf('activities')
           ? 'SELECT id FROM title_hits'
           : taskHits(match('x.title', v.taskTitle), v.taskTitle, 't.id', !!v.projectScoped)
       }) mt ON mt.id = a.task_id
