@@ -18,10 +18,11 @@ export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions
       application_name: 'tandem',
       // jit: compiling costs tens of milliseconds and never pays off for short OLTP queries.
       // parallel workers: start-up overhead that costs throughput under concurrent load.
-      // plan_cache_mode: applies only to named prepared statements (search, and the hot request
-      // statements run through preparedRows): their plans do not depend on the values (key
-      // lookups; search variants chosen by the app), so the cached generic plan is right and
-      // planning is skipped. TypeORM's unnamed statements are always planned with their values.
+      // plan_cache_mode: applies only to named prepared statements (search, the hot request
+      // statements, the task write path and the worker's statements, all run through
+      // preparedRows): their plans do not depend on the values (key lookups; search variants
+      // chosen by the app), so the cached generic plan is right and planning is skipped.
+      // TypeORM's unnamed statements are always planned with their values.
       options: '-c jit=off -c max_parallel_workers_per_gather=0 -c plan_cache_mode=force_generic_plan',
     },
   };

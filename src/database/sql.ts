@@ -1,6 +1,8 @@
-import type { Pool } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
 /**
  * Runs one SQL statement and answers its rows, whatever the command. (TypeORM's `query()` answers
@@ -50,13 +52,25 @@ export function setClause(values: Record<string, unknown>, firstIndex: number): 
 }
 
 /**
- * Runs one hot statement as a named server-side prepared statement on the pool (outside any
- * transaction): each connection parses and plans it once and afterwards only binds and executes
- * it, with its cached generic plan (plan_cache_mode in data-source-options). `name` must be
- * unique to `text`. Meant for single auto-committed statements on request paths (session check,
- * permission guard, single-task read, move); transactions go through the EntityManager.
+ * Runs one hot statement as a named server-side prepared statement: each connection parses and
+ * plans it once and afterwards only binds and executes it, with its cached generic plan
+ * (plan_cache_mode in data-source-options). `name` must be unique to `text` (preparedName() makes
+ * one from the text). Given the data source, or a manager outside a transaction, the statement
+ * runs auto-committed on the pool; given a transaction's manager, on the transaction's connection.
+ * Meant for statements whose plan does not depend on the values (key lookups, the task write
+ * path, the worker's statements); the statements of the request paths and the worker run
+ * thousands of times a second, and planning was up to a third of their cost in Postgres
+ * (docs/benchmarks.md, "Statements planned once").
  */
-export async function preparedRows<T = any>(ds: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {
-  const pool = (ds.driver as PostgresDriver).master as Pool;
-  return (await pool.query({ name, text, values: values as any[] })).rows as T[];
+export async function preparedRows<T = any>(on: DataSource | EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const runner = on instanceof EntityManager ? (on.queryRunner as PostgresQueryRunner | undefined) : undefined;
+  const ds = on instanceof EntityManager ? on.connection : on;
+  const client: Pool | PoolClient = runner ? await runner.connect() : ((ds.driver as PostgresDriver).master as Pool);
+  return (await client.query({ name, text, values: values as any[] })).rows as T[];
 }
+
+/**
+ * A prepared statement's name for a statement whose text is put together at run time (one of a
+ * few shapes): `prefix` and a digest of the text, so each shape is prepared once per connection.
+ */
+export const preparedName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;

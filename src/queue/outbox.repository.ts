@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedRows } from '../database/sql';
 import { OUTBOX_CHANNEL } from './outbox-channel';
 import { OutboxSignal } from './outbox-signal';
 
@@ -51,11 +52,14 @@ export class OutboxRepository {
    * not know (a newer version's, during a rolling deploy) are left for a process that does.
    */
   claimBatch(queues: readonly string[], limit: number, m: EntityManager): Promise<ClaimedOutboxRow[]> {
-    return m.query(`SELECT id, queue, name, payload FROM outbox WHERE queue = ANY($1::text[]) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`, [queues, limit]);
+    return preparedRows(m, 'outbox_claim', `SELECT id, queue, name, payload FROM outbox WHERE queue = ANY($1::text[]) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`, [
+      queues,
+      limit,
+    ]);
   }
 
   async deleteIds(ids: string[], m: EntityManager = this.ds.manager): Promise<void> {
-    await m.query(`DELETE FROM outbox WHERE id = ANY($1::text[])`, [ids]);
+    await preparedRows(m, 'outbox_delete', `DELETE FROM outbox WHERE id = ANY($1::text[])`, [ids]);
   }
 
   /** Counts a failed publication of the rows, with its reason, for whoever looks at a backlog. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { firstRow, preparedRows, setClause } from '../../database/sql';
+import { preparedName, preparedRows, setClause } from '../../database/sql';
 import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
@@ -197,7 +197,7 @@ export class TaskChangesRepository {
    * inbound git webhook).
    */
   async create(task: NewTask, actorId: string | null, m: EntityManager = this.ds.manager, how: 'created' | 'imported' = 'created'): Promise<TaskRow | undefined> {
-    const row = await firstRow<TaskRow>(m, CREATE_SQL, [
+    const [row] = await preparedRows<TaskRow>(m, 'task_create', CREATE_SQL, [
       task.workspaceId,
       task.projectId,
       task.status,
@@ -243,16 +243,14 @@ export class TaskChangesRepository {
     const historySql = diff.activities.length
       ? `, history AS (${history(this.draftsSource(diff.activities, param), `${param(actorId)}::uuid`)}), events AS (${taskEventsSql('history', 'changed')})`
       : '';
-    const row = await firstRow<TaskRow>(
-      m,
-      `WITH changed AS (
+    // The text depends only on which fields change (values are parameters): a few shapes, each prepared once per connection.
+    const text = `WITH changed AS (
          UPDATE task SET ${assignments}, updated_at = now()
           WHERE id = $1 AND workspace_id = $2 AND ${unchanged.join(' AND ')}
          RETURNING ${TASK_FIELDS}
        )${historySql}
-       SELECT * FROM changed`,
-      params,
-    );
+       SELECT * FROM changed`;
+    const [row] = await preparedRows<TaskRow>(m, preparedName('task_update', text), text, params);
     // Only history rows with an event kind write events (an assignee or date change may not).
     return diff.activities.some((a) => Object.hasOwn(EVENT_KIND_OF_HISTORY, a.type)) ? this.written(row, m) : row;
   }
@@ -276,7 +274,7 @@ export class TaskChangesRepository {
     external: ExternalAuthor | null = null,
     m: EntityManager = this.ds.manager,
   ): Promise<ActivityRow | undefined> {
-    const row = await firstRow<ActivityRow>(m, COMMENT_SQL, [
+    const [row] = await preparedRows<ActivityRow>(m, 'task_comment', COMMENT_SQL, [
       taskId,
       workspaceId,
       actorId,

@@ -61,7 +61,8 @@ export class TaskRepository {
     m: EntityManager = this.ds.manager,
   ): Promise<(TaskRow & { slugs?: string[] }) | undefined> {
     const slugs = opts.withSlugs ? `, ARRAY(SELECT c.slug FROM board_column c WHERE c.project_id = task.project_id ORDER BY c.position, c.created_at, c.id) AS slugs` : '';
-    return firstRow(m, `SELECT ${TASK_FIELDS}${slugs} FROM task WHERE id = $1 AND workspace_id = $2 ${opts.lock}`, [id, workspaceId]);
+    const name = `task_for_update${opts.withSlugs ? '_slugs' : ''}${opts.lock ? '_locked' : ''}`;
+    return (await preparedRows(m, name, `SELECT ${TASK_FIELDS}${slugs} FROM task WHERE id = $1 AND workspace_id = $2 ${opts.lock}`, [id, workspaceId]))[0];
   }
 
   /** The column slugs of a project in board order (to say which statuses are valid). */
