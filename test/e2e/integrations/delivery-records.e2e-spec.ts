@@ -104,6 +104,43 @@ describe('fan-out', () => {
   });
 });
 
+describe('reading and recording many deliveries in one statement', () => {
+  it('answers each id in order (undefined when gone or not a uuid) and records attempts per delivery in the order given', async () => {
+    const { workspaceId, project } = await board();
+    const targetId = randomUUID();
+    const pending = async () => {
+      const [row] = await sql(
+        t.databaseUrl,
+        `INSERT INTO delivery (workspace_id, project_id, event_id, event, target_type, target_id, payload)
+         VALUES ($1, $2, gen_random_uuid(), 'task.created', 'generic-webhook', $3, $4) RETURNING id`,
+        [workspaceId, project.id, targetId, JSON.stringify(taskEvent(workspaceId, project))],
+      );
+      return row.id as string;
+    };
+    const [a, b, c] = [await pending(), await pending(), await pending()];
+    const repo = t.running.app.get(DeliveryWorkRepository);
+
+    const read = await repo.withTargets([b, randomUUID(), 'not-a-uuid', a]);
+    expect(read.map((d) => d?.id)).toEqual([b, undefined, undefined, a]);
+    // The integration is not there: its columns are null.
+    expect(read[0]).toMatchObject({ status: 'pending', target_id: targetId, integration_id: null });
+
+    const attempt = (statusCode: number | null, error: string | null) => ({ at: new Date().toISOString(), statusCode, durationMs: 3, error });
+    await repo.recordAttempts([
+      { deliveryId: a, attempt: attempt(503, 'HTTP 503'), status: 'pending' },
+      { deliveryId: b, attempt: attempt(400, 'HTTP 400'), status: 'failed' },
+      { deliveryId: a, attempt: attempt(200, null), status: 'delivered' },
+    ]);
+    const [ra, rb, rc] = [(await deliveryById(t, a))!, (await deliveryById(t, b))!, (await deliveryById(t, c))!];
+    expect(ra.status).toBe('delivered');
+    expect(ra.attempts.map((x) => x.statusCode)).toEqual([503, 200]);
+    expect(ra.delivered_at).not.toBeNull();
+    expect(rb).toMatchObject({ status: 'failed', delivered_at: null });
+    expect(rb.attempts).toEqual([expect.objectContaining({ statusCode: 400, error: 'HTTP 400' })]);
+    expect(rc).toMatchObject({ status: 'pending', attempts: [] });
+  });
+});
+
 describe('a target that changed after the fan-out', () => {
   /** A pending delivery of `event` to `targetId`, written as the fan-out would, and its job. */
   async function pendingDelivery(workspaceId: string, projectId: string, targetId: string, event: TaskEvent): Promise<string> {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { firstRow, rows } from '../../../database/sql';
+import { isUuid } from '../../../common/pipes/id.pipe';
+import { preparedRows, rows } from '../../../database/sql';
 import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
 import { INTEGRATION_TYPES } from '../integration.record';
 import { IntegrationType } from './channels';
@@ -84,7 +85,37 @@ const LOAD_SQL = `
          COALESCE(i.previous_secret IS NOT NULL AND i.secret_replaced_at > now() - interval '24 hours', false) AS previous_secret_current
     FROM delivery d
     LEFT JOIN integration i ON i.id = d.target_id AND i.type = d.target_type AND i.workspace_id = d.workspace_id
-   WHERE d.id = $1`;
+   WHERE d.id = ANY($1::uuid[])`;
+
+/**
+ * Attempts of several deliveries in one statement (`$1`: a JSON array of {id, attempts, status},
+ * one entry per delivery): appends the attempts and sets the status; `delivered` stamps
+ * delivered_at, `failed` clears it, `pending` (a retry will follow) leaves it.
+ */
+const RECORD_SQL = `
+  UPDATE delivery d SET attempts = d.attempts || v.attempts, status = v.status,
+         delivered_at = CASE v.status WHEN 'delivered' THEN now() WHEN 'failed' THEN NULL ELSE d.delivered_at END
+    FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, attempts jsonb, status text)
+   WHERE d.id = v.id`;
+
+/** One attempt to record, as DeliveryWorkRepository.recordAttempts() takes it. */
+export interface AttemptRecord {
+  deliveryId: string;
+  attempt: DeliveryAttempt;
+  status: DeliveryStatus;
+}
+
+/** RECORD_SQL's parameter: the records grouped per delivery in their order (the last status wins), since an UPDATE … FROM applies one source row per target row. */
+function recordEntries(records: readonly AttemptRecord[]): string {
+  const byId = new Map<string, { id: string; attempts: DeliveryAttempt[]; status: DeliveryStatus }>();
+  for (const r of records) {
+    const entry = byId.get(r.deliveryId) ?? { id: r.deliveryId, attempts: [], status: r.status };
+    entry.attempts.push(r.attempt);
+    entry.status = r.status;
+    byId.set(r.deliveryId, entry);
+  }
+  return JSON.stringify([...byId.values()]);
+}
 
 /**
  * What the delivery workers read and write (docs/integrations.md): the fan-out of a task
@@ -107,7 +138,7 @@ export class DeliveryWorkRepository {
   fanOutMany(events: readonly TaskEvent[], m: EntityManager = this.ds.manager): Promise<PendingDelivery[]> {
     if (!events.length) return Promise.resolve([]);
     const batch = events.map((e) => ({ workspace_id: e.workspaceId, project_id: e.project.id, event_id: e.id, kind: e.kind, name: TASK_EVENT_NAMES[e.kind], payload: e }));
-    return rows<PendingDelivery>(m, FAN_OUT_SQL, [JSON.stringify(batch)]);
+    return preparedRows<PendingDelivery>(m, 'delivery_fan_out', FAN_OUT_SQL, [JSON.stringify(batch)]);
   }
 
   /**
@@ -116,8 +147,9 @@ export class DeliveryWorkRepository {
    */
   async listening(pairs: readonly { projectId: string; kind: string }[], m: EntityManager = this.ds.manager): Promise<Set<string>> {
     if (!pairs.length) return new Set();
-    const found = await rows<{ key: string }>(
+    const found = await preparedRows<{ key: string }>(
       m,
+      'delivery_listening',
       `SELECT DISTINCT k.project_id::text || ' ' || k.kind AS key
          FROM unnest($1::uuid[], $2::text[]) AS k(project_id, kind)
          JOIN integration i ON i.project_id = k.project_id
@@ -128,8 +160,21 @@ export class DeliveryWorkRepository {
   }
 
   /** The delivery and its integration (matched by id, type and workspace), or undefined when the delivery is gone. */
-  withTarget(deliveryId: string, m: EntityManager = this.ds.manager): Promise<DeliveryWithTarget | undefined> {
-    return firstRow<DeliveryWithTarget>(m, LOAD_SQL, [deliveryId]);
+  async withTarget(deliveryId: string, m: EntityManager = this.ds.manager): Promise<DeliveryWithTarget | undefined> {
+    if (!isUuid(deliveryId)) return undefined;
+    return (await rows<DeliveryWithTarget>(m, LOAD_SQL, [[deliveryId]]))[0];
+  }
+
+  /**
+   * withTarget() for several deliveries in one statement (a prepared statement on the pool, as the
+   * delivery workers call it for every attempt): one answer per id, in the ids' order, undefined
+   * for a delivery that is gone (or an id that is no uuid).
+   */
+  async withTargets(deliveryIds: readonly string[]): Promise<(DeliveryWithTarget | undefined)[]> {
+    const ids = deliveryIds.filter(isUuid);
+    const found = ids.length ? await preparedRows<DeliveryWithTarget>(this.ds, 'delivery_with_targets', LOAD_SQL, [ids]) : [];
+    const byId = new Map(found.map((d) => [d.id, d]));
+    return deliveryIds.map((id) => byId.get(id));
   }
 
   /**
@@ -137,13 +182,15 @@ export class DeliveryWorkRepository {
    * `pending` (a retry will follow) leaves it.
    */
   async recordAttempt(deliveryId: string, attempt: DeliveryAttempt, status: DeliveryStatus, m: EntityManager = this.ds.manager): Promise<void> {
-    await rows(
-      m,
-      `UPDATE delivery SET attempts = attempts || jsonb_build_array($2::jsonb), status = $3,
-              delivered_at = CASE $3 WHEN 'delivered' THEN now() WHEN 'failed' THEN NULL ELSE delivered_at END
-        WHERE id = $1`,
-      [deliveryId, JSON.stringify(attempt), status],
-    );
+    await rows(m, RECORD_SQL, [recordEntries([{ deliveryId, attempt, status }])]);
+  }
+
+  /**
+   * recordAttempt() for several attempts in one statement (prepared, on the pool). Attempts of
+   * the same delivery are appended in the order given, and the last one's status is kept.
+   */
+  async recordAttempts(records: readonly AttemptRecord[]): Promise<void> {
+    if (records.length) await preparedRows(this.ds, 'delivery_record_attempts', RECORD_SQL, [recordEntries(records)]);
   }
 
   /**
