@@ -13,8 +13,12 @@
 // BENCH_PORT (3112), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench_delivery), REDIS_URL,
 // BENCH_WORKER_NODE_ARGS / BENCH_API_NODE_ARGS (Node options of either process, e.g.
 // `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile written when it stops).
+// After the live part it also reports where the live latency went, stage by stage (p50 and p90 of
+// each), from the BullMQ jobs' own times (added, started, finished) and the delivery rows.
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
+const { Client } = require('pg');
+const { Queue } = require('bullmq');
 const { benchEnv, flushRedis, recreateDatabase, rssMb, startService, stopAll, waitFor } = require('./admin');
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
@@ -45,6 +49,48 @@ const start = (role, env) => startService(role, env, ((role === 'worker' ? proce
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
+/**
+ * The live latency by stage, per delivered event: from the event's time to its task-events job
+ * (commit, wake-up, relay), to the fan-out taking it, to its delivery job (fan-out), to a delivery
+ * worker taking that, to its arrival (read, sign, send). Jobs are kept after completion (the last
+ * 1,000 of a queue), so every live job of this run is still there.
+ */
+async function stages(live) {
+  const connection = { url: REDIS_URL };
+  const prefix = `${PREFIX}:bull`;
+  const taskEvents = new Queue('task-events', { connection, prefix });
+  const deliveries = new Queue('deliver-generic-webhook', { connection, prefix });
+  const db = new Client({ connectionString: DB_URL });
+  await db.connect();
+  try {
+    const eventJob = new Map();
+    for (const job of await taskEvents.getJobs(['completed'], 0, -1)) for (const e of job.data.events ?? [job.data]) eventJob.set(e.id, job);
+    const deliveryJob = new Map((await deliveries.getJobs(['completed'], 0, -1)).map((j) => [j.id, j]));
+    const { rows } = await db.query('SELECT id::text, event_id::text FROM delivery WHERE id = ANY($1::uuid[])', [live.map((a) => a.id)]);
+    const eventOf = new Map(rows.map((r) => [r.id, r.event_id]));
+    const names = [
+      'change → task-events job (commit, wake-up, relay)',
+      'task-events job → fan-out starts',
+      'fan-out starts → delivery job',
+      'delivery job → delivery starts',
+      'delivery starts → arrival (read, sign, send)',
+    ];
+    const out = names.map(() => []);
+    let events = 0;
+    for (const a of live) {
+      const tj = eventJob.get(eventOf.get(a.id));
+      const dj = deliveryJob.get(a.id);
+      if (!tj || !dj) continue;
+      events++;
+      const points = [a.timestamp, tj.timestamp, tj.processedOn, dj.timestamp, dj.processedOn, a.at];
+      for (let i = 0; i < names.length; i++) out[i].push(points[i + 1] - points[i]);
+    }
+    return { events, rows: names.map((n, i) => [n, out[i].sort((x, y) => x - y)]) };
+  } finally {
+    await Promise.all([taskEvents.close(), deliveries.close(), db.end()]);
+  }
+}
+
 async function main() {
   await recreateDatabase(DB_URL);
   await flushRedis(REDIS_URL, PREFIX);
@@ -60,7 +106,7 @@ async function main() {
       const at = Date.now();
       const id = req.headers['webhook-id'];
       if (arrivals.has(id)) duplicates++;
-      else arrivals.set(id, { at, timestamp: Date.parse(JSON.parse(raw).timestamp) });
+      else arrivals.set(id, { id, at, timestamp: Date.parse(JSON.parse(raw).timestamp) });
       res.writeHead(204).end();
     });
   });
@@ -121,6 +167,7 @@ async function main() {
     const lastArrival = Math.max(...live.map((a) => a.at));
     const latencies = live.map((a) => a.at - a.timestamp).sort((a, b) => a - b);
     const liveDuplicates = duplicates;
+    const stageRows = await stages(live);
 
     // Backlog: the worker stopped, CHANGES events committed meanwhile (they wait in the outbox),
     // then the worker started again: how fast it drains them, first arrival to last.
@@ -149,6 +196,10 @@ async function main() {
     console.log(`| backlog: events delivered | ${drained.length} (duplicates: ${duplicates - liveDuplicates}) |`);
     console.log(`| backlog: deliveries per second (first arrival → last) | ${Math.round(drainRate)} |`);
     console.log(`| RSS MB after the run: API / worker (restarted for the backlog) | ${rssMb(api.pid) ?? '–'} / ${rssMb(worker.pid) ?? '–'} |`);
+    console.log(`\nWhere the live latency went (ms; ${stageRows.events} events whose jobs were still kept):\n`);
+    console.log('| stage | p50 | p90 |');
+    console.log('|---|---:|---:|');
+    for (const [stage, values] of stageRows.rows) console.log(`| ${stage} | ${quantile(values, 0.5)} | ${quantile(values, 0.9)} |`);
   } finally {
     await stopAll([worker, api]);
     agent.destroy();
