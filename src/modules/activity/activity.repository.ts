@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { firstRow, rows } from '../../database/sql';
+import { firstRow, preparedRows } from '../../database/sql';
 import { ACTIVITY_FIELDS, ActivityRow } from './activity.record';
 
 /** The permission guard's way from a comment id to its workspace (ScopeRegistry kind `comment`). */
@@ -17,18 +17,22 @@ export class ActivityRepository {
 
   /** Comments oldest first. */
   listComments(workspaceId: string, taskId: string): Promise<ActivityRow[]> {
-    return rows<ActivityRow>(this.ds.manager, `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 AND type = 'comment' ORDER BY created_at, id`, [
-      taskId,
-      workspaceId,
-    ]);
+    return preparedRows<ActivityRow>(
+      this.ds,
+      'comments_of_task',
+      `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 AND type = 'comment' ORDER BY created_at, id`,
+      [taskId, workspaceId],
+    );
   }
 
   /** All activities, comments included, newest first. */
   listForTask(workspaceId: string, taskId: string): Promise<ActivityRow[]> {
-    return rows<ActivityRow>(this.ds.manager, `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id DESC`, [
-      taskId,
-      workspaceId,
-    ]);
+    return preparedRows<ActivityRow>(
+      this.ds,
+      'activities_of_task',
+      `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id DESC`,
+      [taskId, workspaceId],
+    );
   }
 
   /** undefined when it is not a comment of `authorId` in the workspace. */

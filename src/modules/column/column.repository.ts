@@ -22,7 +22,10 @@ export class ColumnRepository {
   }
 
   listInProject(workspaceId: string, projectId: string): Promise<ColumnRow[]> {
-    return rows<ColumnRow>(this.ds.manager, `SELECT ${COLUMN_FIELDS} FROM board_column WHERE project_id = $1 AND workspace_id = $2 ${BOARD_ORDER}`, [projectId, workspaceId]);
+    return preparedRows<ColumnRow>(this.ds, 'columns_of_project', `SELECT ${COLUMN_FIELDS} FROM board_column WHERE project_id = $1 AND workspace_id = $2 ${BOARD_ORDER}`, [
+      projectId,
+      workspaceId,
+    ]);
   }
 
   /** A new column at the end of the board; a unique violation (board_column_project_slug_key) when the slug is taken. */
