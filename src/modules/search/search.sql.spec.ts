@@ -41,7 +41,9 @@ describe('access paths within one project', () => {
   it('walks the project’s own tasks and its tasks’ activities for common words', () => {
     const v = { taskTitle: 'project', taskDescription: 'rare', commentContent: 'project', activityContent: 'rare', projectScoped: true } as const;
     const text = searchSql(['tasks', 'comments'], v).text;
-    expect(text).toContain('FROM task t JOIN task_text x ON x.task_id = t.id\n     WHERE t.project_id = $5::uuid');
+    // the walk reads the text from task itself, without a join to task_text per walked row
+    expect(text).toContain("FROM task t\n     WHERE t.project_id = $5::uuid AND (t.title || '') ILIKE $2 AND");
+    expect(text).not.toContain('JOIN task_text');
     expect(text).toContain('CROSS JOIN LATERAL');
     // rare words keep the trigram index, filtered to the project after the fenced lookup
     expect(text).toContain('x.description ILIKE $2 AND NOT (x.title ILIKE $2) AND x.workspace_id');

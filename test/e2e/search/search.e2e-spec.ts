@@ -349,6 +349,8 @@ describe('access paths chosen per section and per project', () => {
     await sql(t.databaseUrl, 'ANALYZE task, task_text');
     await t.running.app.get(SearchStatsService).refresh();
     expect((await t.running.app.get(SearchStatsService).variant('numbat')).taskTitle).toBe('common');
+    // within the project the walk through its own tasks is taken (the path under test here)
+    expect((await t.running.app.get(SearchStatsService).variant('numbat', { projectScoped: true })).taskTitle).toBe('project');
     const scoped = await t.api.get(`/search?q=numbat&type=tasks&projectId=${small}`, u.token);
     expect(scoped.status).toBe(200);
     expect(scoped.body.tasks.map((x: any) => x.id)).toEqual([newer, older]);
