@@ -60,7 +60,7 @@ export function setClause(values: Record<string, unknown>, firstIndex: number): 
  * Meant for statements whose plan does not depend on the values (key lookups, the task write
  * path, the worker's statements); the statements of the request paths and the worker run
  * thousands of times a second, and planning was up to a third of their cost in Postgres
- * (docs/benchmarks.md, "Statements planned once").
+ * (docs/benchmarks.md, "Statements planned once, deliveries in batches, the project walk").
  */
 export async function preparedRows<T = any>(on: DataSource | EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
   const runner = on instanceof EntityManager ? (on.queryRunner as PostgresQueryRunner | undefined) : undefined;
