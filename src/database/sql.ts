@@ -74,3 +74,29 @@ export async function preparedRows<T = any>(on: DataSource | EntityManager, name
  * few shapes): `prefix` and a digest of the text, so each shape is prepared once per connection.
  */
 export const preparedName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+
+/**
+ * The shapes of one assembled statement that may be prepared, at most `max` of them per process:
+ * every connection keeps each prepared shape's plan for its lifetime, and a large statement's plan
+ * is big (the task update with its history and outbox rows: ~330 KB per connection, measured with
+ * pg_backend_memory_contexts). The first `max` shapes seen are prepared; a shape beyond them runs
+ * unnamed (planned on every call, as before), so however many shapes requests make, the plan
+ * cache stays bounded.
+ */
+export class PreparedShapes {
+  private readonly names = new Set<string>();
+
+  constructor(
+    private readonly prefix: string,
+    private readonly max: number,
+  ) {}
+
+  /** The name to prepare `text` under, or null when it is to run unnamed. */
+  nameFor(text: string): string | null {
+    const name = preparedName(this.prefix, text);
+    if (this.names.has(name)) return name;
+    if (this.names.size >= this.max) return null;
+    this.names.add(name);
+    return name;
+  }
+}

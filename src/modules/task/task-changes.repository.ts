@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedName, preparedRows, setClause } from '../../database/sql';
+import { PreparedShapes, preparedRows, rows, setClause } from '../../database/sql';
 import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
@@ -177,8 +177,13 @@ export interface NewTask {
 
 export type MovedTaskRow = TaskRow & { old_project_id: string; old_status: string };
 
+/** Task update shapes (sets of changed fields) prepared per process; the common ones come first (status, title, a few fields at once). */
+const UPDATE_SHAPES = 12;
+
 @Injectable()
 export class TaskChangesRepository {
+  private readonly updateShapes = new PreparedShapes('task_update', UPDATE_SHAPES);
+
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly outbox: OutboxSignal,
@@ -243,14 +248,16 @@ export class TaskChangesRepository {
     const historySql = diff.activities.length
       ? `, history AS (${history(this.draftsSource(diff.activities, param), `${param(actorId)}::uuid`)}), events AS (${taskEventsSql('history', 'changed')})`
       : '';
-    // The text depends only on which fields change (values are parameters): a few shapes, each prepared once per connection.
+    // The text depends only on which fields change (values are parameters): a few shapes, each
+    // prepared once per connection, up to UPDATE_SHAPES of them.
     const text = `WITH changed AS (
          UPDATE task SET ${assignments}, updated_at = now()
           WHERE id = $1 AND workspace_id = $2 AND ${unchanged.join(' AND ')}
          RETURNING ${TASK_FIELDS}
        )${historySql}
        SELECT * FROM changed`;
-    const [row] = await preparedRows<TaskRow>(m, preparedName('task_update', text), text, params);
+    const name = this.updateShapes.nameFor(text);
+    const [row] = name ? await preparedRows<TaskRow>(m, name, text, params) : await rows<TaskRow>(m, text, params);
     // Only history rows with an event kind write events (an assignee or date change may not).
     return diff.activities.some((a) => Object.hasOwn(EVENT_KIND_OF_HISTORY, a.type)) ? this.written(row, m) : row;
   }
