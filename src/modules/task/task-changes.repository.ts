@@ -177,7 +177,7 @@ export interface NewTask {
 
 export type MovedTaskRow = TaskRow & { old_project_id: string; old_status: string };
 
-/** Task update shapes (sets of changed fields) prepared per process; the common ones come first (status, title, a few fields at once). */
+/** Task update shapes (sets of changed fields) prepared per process: the first ones seen, in practice the frequent ones (a status, a title, the client's edit form). */
 const UPDATE_SHAPES = 12;
 
 @Injectable()
