@@ -159,16 +159,10 @@ export class DeliveryWorkRepository {
     return new Set(found.map((r) => r.key));
   }
 
-  /** The delivery and its integration (matched by id, type and workspace), or undefined when the delivery is gone. */
-  async withTarget(deliveryId: string, m: EntityManager = this.ds.manager): Promise<DeliveryWithTarget | undefined> {
-    if (!isUuid(deliveryId)) return undefined;
-    return (await rows<DeliveryWithTarget>(m, LOAD_SQL, [[deliveryId]]))[0];
-  }
-
   /**
-   * withTarget() for several deliveries in one statement (a prepared statement on the pool, as the
-   * delivery workers call it for every attempt): one answer per id, in the ids' order, undefined
-   * for a delivery that is gone (or an id that is no uuid).
+   * Deliveries with their integrations (matched by id, type and workspace), in one statement (a
+   * prepared statement on the pool, as the delivery workers call it for every attempt): one answer
+   * per id, in the ids' order, undefined for a delivery that is gone (or an id that is no uuid).
    */
   async withTargets(deliveryIds: readonly string[]): Promise<(DeliveryWithTarget | undefined)[]> {
     const ids = deliveryIds.filter(isUuid);
@@ -178,16 +172,8 @@ export class DeliveryWorkRepository {
   }
 
   /**
-   * Appends `attempt` and sets the status: `delivered` stamps delivered_at, `failed` clears it,
-   * `pending` (a retry will follow) leaves it.
-   */
-  async recordAttempt(deliveryId: string, attempt: DeliveryAttempt, status: DeliveryStatus, m: EntityManager = this.ds.manager): Promise<void> {
-    await rows(m, RECORD_SQL, [recordEntries([{ deliveryId, attempt, status }])]);
-  }
-
-  /**
-   * recordAttempt() for several attempts in one statement (prepared, on the pool). Attempts of
-   * the same delivery are appended in the order given, and the last one's status is kept.
+   * Records attempts (RECORD_SQL) in one statement (prepared, on the pool). Attempts of the same
+   * delivery are appended in the order given, and the last one's status is kept.
    */
   async recordAttempts(records: readonly AttemptRecord[]): Promise<void> {
     if (records.length) await preparedRows(this.ds, 'delivery_record_attempts', RECORD_SQL, [recordEntries(records)]);
