@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { KeyedGate } from '../../database/keyed-gate';
 import { PreparedShapes, preparedRows, rows, setClause } from '../../database/sql';
 import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
@@ -183,6 +184,13 @@ const UPDATE_SHAPES = 12;
 @Injectable()
 export class TaskChangesRepository {
   private readonly updateShapes = new PreparedShapes('task_update', UPDATE_SHAPES);
+  /**
+   * Creates and moves claim their project's next number by locking its counter row until they
+   * commit: of those that commit on their own, two per project are in flight from this process at
+   * a time (KeyedGate), one holding the row and one next in line for it in Postgres (so the row
+   * never waits for a round trip); the rest wait here rather than on the row.
+   */
+  private readonly claims = new KeyedGate(2);
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -202,7 +210,7 @@ export class TaskChangesRepository {
    * inbound git webhook).
    */
   async create(task: NewTask, actorId: string | null, m: EntityManager = this.ds.manager, how: 'created' | 'imported' = 'created'): Promise<TaskRow | undefined> {
-    const [row] = await preparedRows<TaskRow>(m, 'task_create', CREATE_SQL, [
+    const params = [
       task.workspaceId,
       task.projectId,
       task.status,
@@ -215,7 +223,10 @@ export class TaskChangesRepository {
       task.dueDate,
       how,
       how === 'imported' ? 'imported the task' : 'created the task',
-    ]);
+    ];
+    const create = () => preparedRows<TaskRow>(m, 'task_create', CREATE_SQL, params);
+    // Inside a caller's transaction the counter row stays locked until that transaction ends: not gated (KeyedGate).
+    const [row] = m.queryRunner?.isTransactionActive ? await create() : await this.claims.run(task.projectId, create);
     return this.written(row, m);
   }
 
@@ -264,7 +275,9 @@ export class TaskChangesRepository {
 
   /** Moves a task to another project of its workspace (MOVE_SQL); undefined when refused. */
   async move(workspaceId: string, taskId: string, destinationProjectId: string, requestedStatus: string | null, actorId: string): Promise<MovedTaskRow | undefined> {
-    const [row] = await preparedRows<MovedTaskRow>(this.ds, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]);
+    const [row] = await this.claims.run(destinationProjectId, () =>
+      preparedRows<MovedTaskRow>(this.ds, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]),
+    );
     // A move writes an event only when it changes the status.
     return row && row.status !== row.old_status ? this.written(row, this.ds.manager) : row;
   }

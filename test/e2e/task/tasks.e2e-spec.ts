@@ -1,6 +1,8 @@
+import { Client } from 'pg';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { isOutboxWake, recordQueries } from '../../support/query-counter';
+import { until } from '../../support/until';
 import { createProject, createTask, MISSING_ID, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 let t: TestApp;
@@ -404,6 +406,35 @@ describe('numbers under concurrency', () => {
     expect(numbers).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     const [{ n, distinct }] = await sql(t.databaseUrl, `SELECT count(*)::int AS n, count(DISTINCT number)::int AS distinct FROM task WHERE project_id = $1`, [project.id]);
     expect([n, distinct]).toEqual([60, 60]);
+  });
+
+  it('sends at most two claims of one project to Postgres at a time; the others wait in the service, then all land', async () => {
+    const { owner, workspaceId, project } = await board();
+    const source = await createProject(t, owner.token, workspaceId);
+    const movers = [];
+    for (let i = 0; i < 5; i++) movers.push(await createTask(t, owner.token, source.id));
+    // Hold the destination's counter row, as a slow claim would: every move into it waits for it.
+    const holder = new Client({ connectionString: t.databaseUrl });
+    await holder.connect();
+    let moves: Promise<{ status: number; body: any }>[] = [];
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM project WHERE id = $1 FOR UPDATE', [project.id]);
+      moves = movers.map((m) => t.api.put(`/task/move/${m.id}`, { destinationProjectId: project.id }, owner.token));
+      const waitingOnTheRow = async () =>
+        (
+          await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%claimed AS%'`)
+        )[0].n;
+      await until('two moves waiting for the counter row', async () => (await waitingOnTheRow()) >= 2);
+      await new Promise((r) => setTimeout(r, 300)); // time for any further move to arrive
+      expect(await waitingOnTheRow()).toBe(2);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    const results = await Promise.all(moves);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(results.map((r) => r.body.task.number).sort((a: number, b: number) => a - b)).toEqual([1, 2, 3, 4, 5]);
   });
 });
 
