@@ -108,4 +108,37 @@ function rssMb(pid) {
   }
 }
 
-module.exports = { recreateDatabase, benchEnv, startService, stopAll, waitFor, jsonClient, flushRedis, rssMb };
+/** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); null elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time (ms) used so far by every process of this machine whose command line starts with
+ * `command` (all of Postgres: `postgres`), including the children they have reaped: a backend or
+ * autovacuum worker that exits is counted in the server's children's time from then on.
+ */
+function commandCpuMs(command) {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      // Backends name themselves (`postgres: …`); the server runs as …/bin/postgres.
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.startsWith(command) && path.basename(cmdline.split('\0')[0]) !== command) continue;
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime, stime, cutime and cstime are fields 14 to 17 of stat, in clock ticks (100 per second).
+      total += ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+    } catch {
+      continue; // gone meanwhile
+    }
+  }
+  return total;
+}
+
+module.exports = { recreateDatabase, benchEnv, startService, stopAll, waitFor, jsonClient, flushRedis, rssMb, cpuMs, commandCpuMs };

@@ -19,7 +19,7 @@ const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { Client } = require('pg');
 const { Queue } = require('bullmq');
-const { benchEnv, flushRedis, recreateDatabase, rssMb, startService, stopAll, waitFor } = require('./admin');
+const { benchEnv, commandCpuMs, cpuMs, flushRedis, recreateDatabase, rssMb, startService, stopAll, waitFor } = require('./admin');
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -159,10 +159,13 @@ async function main() {
     };
 
     // Live: changes at full speed with the worker running; latency per event.
+    const cpu = () => ({ api: cpuMs(api.pid), worker: cpuMs(worker.pid), postgres: commandCpuMs('postgres'), redis: commandCpuMs('redis-server'), bench: process.cpuUsage() });
+    const cpuBefore = cpu();
     const started = Date.now();
     const failed = await burst(0);
     const changesDone = Date.now();
     await waitFor(`${CHANGES - failed} deliveries`, () => arrivals.size >= CHANGES - failed, 120_000);
+    const cpuAfter = cpu();
     const live = [...arrivals.values()];
     const lastArrival = Math.max(...live.map((a) => a.at));
     const latencies = live.map((a) => a.at - a.timestamp).sort((a, b) => a - b);
@@ -196,6 +199,19 @@ async function main() {
     console.log(`| backlog: events delivered | ${drained.length} (duplicates: ${duplicates - liveDuplicates}) |`);
     console.log(`| backlog: deliveries per second (first arrival → last) | ${Math.round(drainRate)} |`);
     console.log(`| RSS MB after the run: API / worker (restarted for the backlog) | ${rssMb(api.pid) ?? '–'} / ${rssMb(worker.pid) ?? '–'} |`);
+    // CPU per delivered event in the live part, by process: on two cores shared by all of them, what
+    // one process spends, the others wait for.
+    const benchCpu = process.cpuUsage(cpuBefore.bench);
+    const perEvent = (ms) => (ms / live.length).toFixed(2);
+    console.log(
+      `\nCPU ms per event in the live part: API ${perEvent(cpuAfter.api - cpuBefore.api)}, worker ${perEvent(cpuAfter.worker - cpuBefore.worker)}, Postgres ${perEvent(cpuAfter.postgres - cpuBefore.postgres)}, Redis ${perEvent(cpuAfter.redis - cpuBefore.redis)}, this process (clients and receiver) ${perEvent((benchCpu.user + benchCpu.system) / 1000)}; ${(
+        (Object.keys(cpuAfter)
+          .filter((k) => k !== 'bench')
+          .reduce((t, k) => t + cpuAfter[k] - cpuBefore[k], 0) +
+          (benchCpu.user + benchCpu.system) / 1000) /
+        (lastArrival - started)
+      ).toFixed(2)} cores busy on average`,
+    );
     console.log(`\nWhere the live latency went (ms; ${stageRows.events} events whose jobs were still kept):\n`);
     console.log('| stage | p50 | p90 |');
     console.log('|---|---:|---:|');

@@ -13,7 +13,7 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
-const { benchEnv, jsonClient, recreateDatabase, rssMb } = require('./admin');
+const { benchEnv, commandCpuMs, cpuMs, jsonClient, recreateDatabase, rssMb } = require('./admin');
 const { seed } = require('./seed');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -58,17 +58,6 @@ async function seededUser(dbUrl) {
     return null; // not a seeded bench database
   } finally {
     await c.end();
-  }
-}
-
-/** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); null elsewhere. */
-function cpuMs(pid) {
-  try {
-    const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
   }
 }
 
@@ -120,7 +109,11 @@ async function main() {
     await db.connect();
     const [pa, pb] = (await db.query(`SELECT id FROM project WHERE workspace_id = $1 ORDER BY name LIMIT 2`, [workspaceIds[0]])).rows.map((r) => r.id);
     const readIds = (await db.query(`SELECT id FROM task ORDER BY md5(id::text) LIMIT 1000`)).rows.map((r) => r.id);
-    const moveIds = (await db.query(`SELECT id FROM task WHERE project_id = $1 ORDER BY number LIMIT 500`, [pa])).rows.map((r) => r.id);
+    // The moved tasks start in whichever of the two projects holds more tasks (a reused database
+    // may have been left with many of them moved), and go back and forth between the two.
+    const counts = (await db.query(`SELECT project_id, count(*)::int AS n FROM task WHERE project_id = ANY($1) GROUP BY 1`, [[pa, pb]])).rows;
+    const moveFrom = (counts.find((c) => c.project_id === pb)?.n ?? 0) > (counts.find((c) => c.project_id === pa)?.n ?? 0) ? pb : pa;
+    const moveIds = (await db.query(`SELECT id FROM task WHERE project_id = $1 ORDER BY number LIMIT 500`, [moveFrom])).rows.map((r) => r.id);
     const labelIds = (await db.query(`SELECT id FROM label WHERE task_id IS NULL ORDER BY id`)).rows.map((r) => r.id);
     const entryIds = (await db.query(`SELECT id FROM time_entry ORDER BY id LIMIT 1000`)).rows.map((r) => r.id);
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -137,7 +130,7 @@ async function main() {
     const nextMove = counter();
     const nextStatus = counter();
     const statusIds = (await db.query(`SELECT id FROM task WHERE project_id = $1 ORDER BY number DESC LIMIT 500`, [pb])).rows.map((r) => r.id);
-    const location = new Map(moveIds.map((id) => [id, pa]));
+    const location = new Map(moveIds.map((id) => [id, moveFrom]));
     const keyQuery = `${(await db.query(`SELECT slug FROM project WHERE id = $1`, [pb])).rows[0].slug}-1234`;
     // Column reorder on a project nothing else touches: its columns in one order, then reversed.
     const pc = (await db.query(`SELECT id FROM project WHERE workspace_id = $1 ORDER BY name OFFSET 2 LIMIT 1`, [workspaceIds[0]])).rows[0].id;
@@ -255,21 +248,23 @@ async function main() {
       // The service's own CPU per request is far less sensitive than req/s to whatever else the
       // machine is doing, so it compares builds even on a busy machine.
       const cpuBefore = cpuMs(child.pid);
+      const pgBefore = commandCpuMs('postgres');
       const row = await run(name, opts);
       const cpuAfter = cpuMs(child.pid);
+      row.pgPerReq = (commandCpuMs('postgres') - pgBefore) / row.total;
       row.cpuPerReq = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / row.total;
       row.rss = rssMb(child.pid);
       rows.push(row);
     }
 
     console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
-    console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx | errors | service CPU ms/req | RSS MB after |`);
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx | errors | service CPU ms/req | Postgres CPU ms/req | RSS MB after |`);
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
-      if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | | |`);
+      if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | | | |`);
       else
         console.log(
-          `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.cpuPerReq === null ? '–' : r.cpuPerReq.toFixed(3)} | ${r.rss ?? '–'} |`,
+          `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.cpuPerReq === null ? '–' : r.cpuPerReq.toFixed(3)} | ${r.pgPerReq.toFixed(3)} | ${r.rss ?? '–'} |`,
         );
     }
     // The measured process holds the roles of BENCH_ROLES (by default API and worker, as `npm start` runs them).
