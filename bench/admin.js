@@ -108,12 +108,21 @@ function rssMb(pid) {
   }
 }
 
+/**
+ * CPU time (ms) of process `pid` from /proc/<pid>/stat (Linux): its own user + system time, and
+ * with `reaped` also that of the children it has waited for (fields 14 to 17 of stat, in clock
+ * ticks, 100 per second). Throws when the process is gone or there is no /proc.
+ */
+function statCpuMs(pid, reaped = false) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
+  return (ticks * 1000) / 100;
+}
+
 /** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); null elsewhere. */
 function cpuMs(pid) {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return statCpuMs(pid);
   } catch {
     return null;
   }
@@ -131,9 +140,7 @@ function commandCpuMs(command) {
       // Backends name themselves (`postgres: …`); the server runs as …/bin/postgres.
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmdline.startsWith(command) && path.basename(cmdline.split('\0')[0]) !== command) continue;
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      // utime, stime, cutime and cstime are fields 14 to 17 of stat, in clock ticks (100 per second).
-      total += ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+      total += statCpuMs(pid, true);
     } catch {
       continue; // gone meanwhile
     }

@@ -159,7 +159,10 @@ async function main() {
     };
 
     // Live: changes at full speed with the worker running; latency per event.
-    const cpu = () => ({ api: cpuMs(api.pid), worker: cpuMs(worker.pid), postgres: commandCpuMs('postgres'), redis: commandCpuMs('redis-server'), bench: process.cpuUsage() });
+    const cpu = () => {
+      const own = process.cpuUsage();
+      return { api: cpuMs(api.pid), worker: cpuMs(worker.pid), postgres: commandCpuMs('postgres'), redis: commandCpuMs('redis-server'), bench: (own.user + own.system) / 1000 };
+    };
     const cpuBefore = cpu();
     const started = Date.now();
     const failed = await burst(0);
@@ -201,16 +204,11 @@ async function main() {
     console.log(`| RSS MB after the run: API / worker (restarted for the backlog) | ${rssMb(api.pid) ?? '–'} / ${rssMb(worker.pid) ?? '–'} |`);
     // CPU per delivered event in the live part, by process: on two cores shared by all of them, what
     // one process spends, the others wait for.
-    const benchCpu = process.cpuUsage(cpuBefore.bench);
+    const used = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, cpuAfter[k] - cpuBefore[k]]));
     const perEvent = (ms) => (ms / live.length).toFixed(2);
+    const busyCores = Object.values(used).reduce((a, b) => a + b, 0) / (lastArrival - started);
     console.log(
-      `\nCPU ms per event in the live part: API ${perEvent(cpuAfter.api - cpuBefore.api)}, worker ${perEvent(cpuAfter.worker - cpuBefore.worker)}, Postgres ${perEvent(cpuAfter.postgres - cpuBefore.postgres)}, Redis ${perEvent(cpuAfter.redis - cpuBefore.redis)}, this process (clients and receiver) ${perEvent((benchCpu.user + benchCpu.system) / 1000)}; ${(
-        (Object.keys(cpuAfter)
-          .filter((k) => k !== 'bench')
-          .reduce((t, k) => t + cpuAfter[k] - cpuBefore[k], 0) +
-          (benchCpu.user + benchCpu.system) / 1000) /
-        (lastArrival - started)
-      ).toFixed(2)} cores busy on average`,
+      `\nCPU ms per event in the live part: API ${perEvent(used.api)}, worker ${perEvent(used.worker)}, Postgres ${perEvent(used.postgres)}, Redis ${perEvent(used.redis)}, this process (clients and receiver) ${perEvent(used.bench)}; ${busyCores.toFixed(2)} cores busy on average`,
     );
     console.log(`\nWhere the live latency went (ms; ${stageRows.events} events whose jobs were still kept):\n`);
     console.log('| stage | p50 | p90 |');

@@ -20,22 +20,21 @@ export class KeyedGate {
   }
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    let line = this.lines.get(key);
-    if (!line) this.lines.set(key, (line = { running: 0, waiting: [] }));
-    const busy = line;
+    const line = this.lines.get(key) ?? { running: 0, waiting: [] };
+    this.lines.set(key, line);
     return new Promise<T>((resolve, reject) => {
       const start = () => {
-        busy.running++;
+        line.running++;
         let result: Promise<T>;
         try {
           result = task();
         } catch (err) {
           result = Promise.reject(err);
         }
-        result.then(resolve, reject).finally(() => this.release(key, busy));
+        result.then(resolve, reject).finally(() => this.release(key, line));
       };
-      if (busy.running < this.width) start();
-      else busy.waiting.push(start);
+      if (line.running < this.width) start();
+      else line.waiting.push(start);
     });
   }
 
