@@ -54,6 +54,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private soon: NodeJS.Timeout | null = null;
   private lastDrainAt = 0;
   private inFlight: Promise<void> | null = null;
+  /** Transactions of published batches still deleting their rows and committing. */
+  private readonly tails = new Set<Promise<void>>();
   /** Woken while a drain ran: that drain may have looked before the new row committed. */
   private wokenMeanwhile = false;
   private stopped = false;
@@ -91,6 +93,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.soon) clearTimeout(this.soon);
     await this.listener.stop();
     await this.inFlight;
+    await Promise.all([...this.tails]);
   }
 
   /**
@@ -149,28 +152,47 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /** Publishes one batch; returns how many rows it moved. */
-  async relayBatch(): Promise<number> {
-    let failure: Error | null = null;
-    const moved = await this.ds.transaction(async (m) => {
-      const rows = await this.outbox.claimBatch([...this.queues.keys()], BATCH, m);
-      if (!rows.length) return 0;
-      const ids = rows.map((r) => r.id);
-      try {
-        // Rows nobody consumes (OutboxFilters) are deleted with the others, without a job.
-        const heard = await this.filters.apply(rows, m);
-        if (heard.length) await this.publish(heard);
-      } catch (err) {
-        // Commit the count, not a delete: the rows stay for the next try.
-        failure = err as Error;
-        await this.outbox.recordFailure(ids, failure.message, m);
-        return 0;
-      }
-      await this.outbox.deleteIds(ids, m);
-      return rows.length;
+  /**
+   * Publishes one batch; answers how many rows it moved once their jobs are queued. The rows'
+   * delete and the commit of their transaction follow without holding up the next batch, whose
+   * claim passes over these rows while they are still locked (SKIP LOCKED): a stream of changes
+   * waits for the claim, the audience question and the publication of the batch before it, not for
+   * its delete and commit too (docs/architecture.md, "The path of an event"). Should that delete or
+   * commit fail, the rows stay and are published again later, and BullMQ adds a job id it already
+   * holds once (the fan-out is idempotent besides).
+   */
+  relayBatch(): Promise<number> {
+    return new Promise<number>((resolve, failed) => {
+      let published = false;
+      const moved = (n: number) => {
+        published = n > 0;
+        resolve(n);
+      };
+      const tx = this.ds.transaction(async (m) => {
+        const rows = await this.outbox.claimBatch([...this.queues.keys()], BATCH, m);
+        if (!rows.length) return moved(0);
+        const ids = rows.map((r) => r.id);
+        try {
+          // Rows nobody consumes (OutboxFilters) are deleted with the others, without a job.
+          const heard = await this.filters.apply(rows, m);
+          if (heard.length) await this.publish(heard);
+        } catch (err) {
+          // Commit the count, not a delete: the rows stay for the next try.
+          await this.outbox.recordFailure(ids, (err as Error).message, m);
+          return failed(err);
+        }
+        moved(rows.length);
+        await this.outbox.deleteIds(ids, m);
+      });
+      const tail: Promise<void> = tx
+        .catch((err: Error) => {
+          // Before its jobs were queued, this fails the batch (drain() reports it); after, the rows are published again.
+          if (published) this.logger.warn(`outbox relay: deleting a published batch failed (${err.message}); its rows stay and are published again`);
+          failed(err);
+        })
+        .finally(() => this.tails.delete(tail));
+      this.tails.add(tail);
     });
-    if (failure) throw failure;
-    return moved;
   }
 
   private async publish(rows: ClaimedOutboxRow[]): Promise<void> {

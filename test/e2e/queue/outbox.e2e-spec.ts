@@ -134,6 +134,28 @@ describe('with polling practically off (OUTBOX_POLL_MS = 10 minutes)', () => {
     }
   });
 
+  it("a batch's delete and commit do not hold up the next batch: its claim passes over the rows still being deleted", async () => {
+    // Deleting a marked row takes 3 s: the transaction of its batch stays open that long after its job is queued.
+    await sql(
+      t.databaseUrl,
+      `CREATE FUNCTION outbox_slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF OLD.payload->>'slow' = 'yes' THEN PERFORM pg_sleep(3); END IF; RETURN OLD; END $$`,
+    );
+    await sql(t.databaseUrl, `CREATE TRIGGER outbox_slow_delete BEFORE DELETE ON outbox FOR EACH ROW EXECUTE FUNCTION outbox_slow_delete()`);
+    try {
+      const slow = await ds.transaction((m) => outbox.enqueue(m, { ...job(), payload: { invitationId: randomUUID(), send: 1, slow: 'yes' } }));
+      await until('the first job', () => queue.getJob(slow));
+      const next = await ds.transaction((m) => outbox.enqueue(m, job()));
+      await until('the next job', () => queue.getJob(next));
+      // Queued while the first batch was still deleting its row: before its transaction ended.
+      expect(await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = $1`, [slow])).toHaveLength(1);
+      await until('both rows to leave the outbox', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = ANY($1::text[])`, [[slow, next]])).length === 0);
+    } finally {
+      await sql(t.databaseUrl, `DROP TRIGGER IF EXISTS outbox_slow_delete ON outbox`);
+      await sql(t.databaseUrl, `DROP FUNCTION IF EXISTS outbox_slow_delete()`);
+    }
+  });
+
   it('listens again after its database connection is cut, and then relays at once', async () => {
     const before = await until('the outbox listener', () => listenerPid(t.databaseUrl));
     await sql(t.databaseUrl, `SELECT pg_terminate_backend($1)`, [before]);
