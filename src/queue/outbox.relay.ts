@@ -157,17 +157,14 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * delete and the commit of their transaction follow without holding up the next batch, whose
    * claim passes over these rows while they are still locked (SKIP LOCKED): a stream of changes
    * waits for the claim, the audience question and the publication of the batch before it, not for
-   * its delete and commit too (docs/architecture.md, "The path of an event"). Should that delete or
-   * commit fail, the rows stay and are published again later, and BullMQ adds a job id it already
-   * holds once (the fan-out is idempotent besides).
+   * its delete and commit too (docs/architecture.md, "The path of an event"). A full batch (a
+   * backlog) answers after its commit instead: a claim before then would only step over its locked
+   * rows. Should a delete or commit fail, the rows stay and are published again later, and BullMQ
+   * adds a job id it already holds once (the fan-out is idempotent besides).
    */
   relayBatch(): Promise<number> {
-    return new Promise<number>((resolve, failed) => {
+    return new Promise<number>((moved, failed) => {
       let published = false;
-      const moved = (n: number) => {
-        published = n > 0;
-        resolve(n);
-      };
       const tx = this.ds.transaction(async (m) => {
         const rows = await this.outbox.claimBatch([...this.queues.keys()], BATCH, m);
         if (!rows.length) return moved(0);
@@ -177,19 +174,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
           const heard = await this.filters.apply(rows, m);
           if (heard.length) await this.publish(heard);
         } catch (err) {
-          // Commit the count, not a delete: the rows stay for the next try.
+          // Commit the count, not a delete: the rows stay for the next try; the batch fails once it is committed.
           await this.outbox.recordFailure(ids, (err as Error).message, m);
-          return failed(err);
+          return () => failed(err);
         }
-        moved(rows.length);
+        published = true;
+        // A full batch means a backlog: a claim now would only step over these locked rows, so the next one waits for the commit.
+        if (rows.length < BATCH) moved(rows.length);
         await this.outbox.deleteIds(ids, m);
+        return () => moved(rows.length);
       });
       const tail: Promise<void> = tx
-        .catch((err: Error) => {
-          // Before its jobs were queued, this fails the batch (drain() reports it); after, the rows are published again.
-          if (published) this.logger.warn(`outbox relay: deleting a published batch failed (${err.message}); its rows stay and are published again`);
-          failed(err);
-        })
+        .then(
+          (settle) => settle?.(),
+          (err: Error) => {
+            // Before its jobs were queued, this fails the batch (drain() reports it); after, the rows are published again.
+            if (published) this.logger.warn(`outbox relay: deleting a published batch failed (${err.message}); its rows stay and are published again`);
+            failed(err);
+          },
+        )
         .finally(() => this.tails.delete(tail));
       this.tails.add(tail);
     });
