@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { createServer, request, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { TestDnsServer } from '../../../test/support/dns-server';
+import { fuzzDestination, fuzzIPv4, ipv6Carrying, REFUSED_IPV4 } from '../../../test/support/fuzz';
 import { DestinationGuard, DestinationRefusedError, isRoutableAddress, NON_ROUTABLE_MESSAGE } from './destination-guard';
 
 describe('isRoutableAddress', () => {
@@ -27,6 +29,69 @@ describe('isRoutableAddress', () => {
     'not-an-ip',
   ])('refuses %s', (ip) => {
     expect(isRoutableAddress(ip)).toBe(false);
+  });
+});
+
+describe('isRoutableAddress: IPv6 addresses that carry an IPv4 address are judged by it', () => {
+  it.each([
+    // IPv4-compatible (::/96); ipaddr.js alone reads `::a.b.c.d` as IPv4-mapped, the network stack does not.
+    ['IPv4-compatible, dotted', '::127.0.0.1'],
+    ['IPv4-compatible, hex', '::7f00:1'],
+    ['IPv4-compatible, metadata endpoint', '::a9fe:a9fe'],
+    ['IPv4-compatible, in full', '0:0:0:0:0:0:10.0.0.1'],
+    ['IPv4-compatible, with a zone', '::127.0.0.1%lo'],
+    ['IPv4-compatible, 0.0.0.2', '::2'],
+    // IPv4-mapped (::ffff:0:0/96)
+    ['IPv4-mapped', '::ffff:169.254.169.254'],
+    ['IPv4-mapped, hex', '::ffff:c0a8:101'],
+    // NAT64, well-known prefix (64:ff9b::/96)
+    ['NAT64', '64:ff9b::127.0.0.1'],
+    ['NAT64, metadata endpoint', '64:ff9b::a9fe:a9fe'],
+    // NAT64, local-use prefix (64:ff9b:1::/48): refused whatever it carries
+    ['NAT64 local use, private', '64:ff9b:1::a00:1'],
+    ['NAT64 local use, public', '64:ff9b:1::808:808'],
+    ['NAT64 local use, /56 layout', '64:ff9b:1:808:8:800::'],
+    // 6to4 (2002::/16): bits 16..47
+    ['6to4, loopback', '2002:7f00:1::1'],
+    ['6to4, private with subnet and host', '2002:a00:1:beef:1:2:3:4'],
+    ['6to4, metadata endpoint', '2002:a9fe:a9fe::'],
+    // Teredo (2001::/32): server bits 32..63, client the last 32 bits inverted
+    ['Teredo, private server', '2001:0:a00:1:0:0:f7f7:f7f7'],
+    ['Teredo, loopback client (inverted 127.0.0.1)', '2001:0:4136:e378:8000:63bf:80ff:fffe'],
+    ['Teredo, metadata client', '2001:0:4136:e378:8000:63bf:5601:5601'],
+    ['Teredo, client 0.0.0.0', '2001:0:4136:e378::ffff:ffff'],
+    // Not of these forms but beside them
+    ['IPv4-translated (::ffff:0:0:0/96), refused whole', '::ffff:0:808:808'],
+  ])('refuses %s: %s', (_form, ip) => {
+    expect(isRoutableAddress(ip)).toBe(false);
+  });
+
+  it.each([
+    ['IPv4-compatible', '::8.8.8.8'],
+    ['IPv4-mapped', '::ffff:8.8.8.8'],
+    ['NAT64 (what DNS64 answers for an IPv4-only host)', '64:ff9b::93.184.216.34'],
+    ['6to4', '2002:808:808::1'],
+    ['Teredo, public server and client', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'],
+  ])('lets %s through when the IPv4 address is public: %s', (_form, ip) => {
+    expect(isRoutableAddress(ip)).toBe(true);
+  });
+
+  it("every form of every generated IPv4 address gets the IPv4 address's verdict (fixed seed)", () => {
+    fc.assert(
+      fc.property(fuzzIPv4, (ipv4) => {
+        const verdict = isRoutableAddress(ipv4);
+        const wrong = ipv6Carrying(ipv4).filter(({ address }) => isRoutableAddress(address) !== verdict);
+        if (wrong.length) throw new Error(`${ipv4} is ${verdict ? 'routable' : 'refused'}, judged otherwise as ${wrong.map((w) => `${w.form} ${w.address}`).join(', ')}`);
+      }),
+      { seed: 42, numRuns: 1000 },
+    );
+  });
+
+  it('each refused IPv4 range is refused in every form', () => {
+    for (const ipv4 of REFUSED_IPV4) {
+      expect(isRoutableAddress(ipv4)).toBe(false);
+      for (const { form, address } of ipv6Carrying(ipv4)) expect([ipv4, form, address, isRoutableAddress(address)]).toEqual([ipv4, form, address, false]);
+    }
   });
 });
 
@@ -68,6 +133,9 @@ describe('DestinationGuard', () => {
     await expect(guard.check('https://inside.test/hook')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
     await expect(guard.check('http://127.0.0.1:8080/')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
     await expect(guard.check('http://[::ffff:7f00:1]/')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
+    await expect(guard.check('http://[::127.0.0.1]/')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
+    await expect(guard.check('http://[::a9fe:a9fe]/latest/meta-data/')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
+    await expect(guard.check('http://[2002:808:808::1]/hook')).resolves.toBeUndefined();
     await expect(guard.check('ftp://public.test/')).rejects.toBeInstanceOf(DestinationRefusedError);
     await expect(guard.check('https://nowhere.test/')).rejects.toBeInstanceOf(DestinationRefusedError);
   });
@@ -81,6 +149,34 @@ describe('DestinationGuard', () => {
     const before = hits;
     await expect(get(agents.http, 'rebind.test')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
     await expect(get(agents.http, '127.0.0.1')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
+    expect(hits).toBe(before);
+    agents.http.destroy();
+  });
+
+  it("save-time check: a URL whose host is an IPv6 literal carrying an IPv4 address gets that address's verdict (fixed seed)", async () => {
+    const guard = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
+    await fc.assert(
+      fc.asyncProperty(fuzzDestination, async ({ url, ipv4 }) => {
+        const outcome = await guard.check(url).then(
+          () => 'accepted',
+          (err: Error) => err.message,
+        );
+        expect([url, outcome]).toEqual([url, isRoutableAddress(ipv4) ? 'accepted' : NON_ROUTABLE_MESSAGE]);
+      }),
+      { seed: 42, numRuns: 500 },
+    );
+  });
+
+  it('connect time: an IPv6 literal or a name (AAAA) carrying a loopback IPv4 address is refused before anything is sent', async () => {
+    const guard = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
+    const agents = guard.createAgents();
+    // The test DNS server answers A queries only: the name's AAAA answer is stood in for.
+    const resolve = guard.resolve.bind(guard);
+    jest.spyOn(guard, 'resolve').mockImplementation(async (host) => (host === 'six.test' ? [{ address: '::7f00:1', family: 6 }] : resolve(host)));
+    const before = hits;
+    for (const host of ['::127.0.0.1', '::7f00:1', '::ffff:127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1', 'six.test']) {
+      await expect(get(agents.http, host)).rejects.toThrow(NON_ROUTABLE_MESSAGE);
+    }
     expect(hits).toBe(before);
     agents.http.destroy();
   });

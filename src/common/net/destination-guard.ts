@@ -11,8 +11,10 @@ import ipaddr from 'ipaddr.js';
  * a connection is opened (the agents below), on the address actually connected to, so a name that
  * resolved publicly when saved and privately later (DNS rebinding) cannot reach inside.
  * Address ranges come from ipaddr.js: only its `unicast` range passes, which leaves out loopback,
- * private, link-local, CGNAT, unique-local, unspecified, multicast, reserved and the IPv6 forms
- * that embed an IPv4 address (IPv4-mapped, 6to4, NAT64, Teredo).
+ * private, link-local, CGNAT, unique-local, unspecified, multicast and reserved addresses. An IPv6
+ * address that carries an IPv4 address (embeddedIPv4 below: IPv4-mapped, IPv4-compatible, NAT64,
+ * 6to4, Teredo) is judged by the IPv4 addresses it carries, since a host or network that
+ * translates or tunnels it delivers to them: refused when any of them would be refused.
  */
 
 export const NON_ROUTABLE_MESSAGE = 'Webhook destination resolves to a non-routable address';
@@ -23,11 +25,71 @@ export class DestinationRefusedError extends Error {
   readonly code = 'EDESTINATIONREFUSED';
 }
 
-/** True when `ip` is a public unicast address (IPv4-mapped IPv6 judged as the IPv4 it maps). */
+/** ::/96, IPv4-compatible (RFC 4291, deprecated): the last 32 bits; `::` and `::1` are not of it. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+/** 64:ff9b::/96, the NAT64 well-known prefix (RFC 6052): the last 32 bits. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+/**
+ * 64:ff9b:1::/48, the NAT64 prefix for local use (RFC 8215): the operator chooses the prefix length
+ * inside it (/48 to /96), so where its IPv4 address sits cannot be told; refused whole.
+ */
+const NAT64_LOCAL_USE = ipaddr.parseCIDR('64:ff9b:1::/48');
+/** 2002::/16, 6to4 (RFC 3056): the IPv4 address of the tunnel end is bits 16..47. */
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
+/** 2001::/32, Teredo (RFC 4380): the server's IPv4 address is bits 32..63, the client's the last 32 bits inverted. */
+const TEREDO = ipaddr.parseCIDR('2001::/32');
+
+const ipv4Of = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by the form that carries them; null for an address
+ * of no such form. A connection to such an address reaches the IPv4 host through whoever
+ * translates (NAT64), tunnels (6to4, Teredo, IPv4-compatible on hosts with a tunnel interface) or
+ * maps it (IPv4-mapped: the host's own IPv4 stack). 'opaque' when the address is of a translation
+ * prefix whose IPv4 position cannot be known (NAT64 local use).
+ */
+export function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4[] | 'opaque' | null {
+  const p = addr.parts;
+  if (addr.isIPv4MappedAddress()) return [addr.toIPv4Address()];
+  if (addr.match(IPV4_COMPATIBLE)) return p[6] === 0 && p[7] <= 1 ? null : [ipv4Of(p[6], p[7])];
+  if (addr.match(NAT64_WELL_KNOWN)) return [ipv4Of(p[6], p[7])];
+  if (addr.match(NAT64_LOCAL_USE)) return 'opaque';
+  if (addr.match(SIX_TO_FOUR)) return [ipv4Of(p[1], p[2])];
+  if (addr.match(TEREDO)) return [ipv4Of(p[2], p[3]), ipv4Of(p[6] ^ 0xffff, p[7] ^ 0xffff)];
+  return null;
+}
+
+/**
+ * An IP address as its octets say, or null when `ip` is none. A dotted IPv4 tail of an IPv6
+ * address is rewritten as two hex groups first: ipaddr.js reads `::a.b.c.d` as IPv4-mapped
+ * (`::ffff:a.b.c.d`), while the network stack connects to the IPv4-compatible `::a.b.c.d`.
+ */
+export function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const text = ip.includes(':')
+    ? ip.replace(/(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?=%|$)/, (all, ...o: string[]) => {
+        const b = o.slice(0, 4).map(Number);
+        if (b.some((x) => x > 255)) return all;
+        return `${((b[0] << 8) | b[1]).toString(16)}:${((b[2] << 8) | b[3]).toString(16)}`;
+      })
+    : ip;
+  try {
+    return ipaddr.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when `ip` is a public unicast address. An IPv6 address that carries IPv4 addresses
+ * (embeddedIPv4) is judged by them instead: routable only when every one of them is.
+ */
 export function isRoutableAddress(ip: string): boolean {
-  if (!ipaddr.isValid(ip)) return false;
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  const addr = parseAddress(ip);
+  if (!addr) return false;
+  if (addr.kind() === 'ipv4') return addr.range() === 'unicast';
+  const carried = embeddedIPv4(addr as ipaddr.IPv6);
+  if (carried === 'opaque') return false;
+  if (carried) return carried.every((v4) => v4.range() === 'unicast');
   return addr.range() === 'unicast';
 }
 
