@@ -3,7 +3,7 @@ import { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CorsOptionsDelegate } from '@nestjs/common/interfaces/external/cors-options.interface';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import type { Request } from 'express';
+import type { Application, Request, RequestHandler } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
@@ -26,8 +26,10 @@ export interface Running {
 function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: ReturnType<typeof createRootLogger>): void {
   app.use(requestLogger(logger));
   app.disable('x-powered-by');
-  // Which peers may tell the client's address (X-Forwarded-For): TRUST_PROXY, docs/decisions-local.md.
+  // Which peers may tell the client's address (X-Forwarded-For): only the proxies TRUST_PROXY
+  // names, none by default (docs/decisions-local.md, "Access rules that close escalation paths" 6).
   app.set('trust proxy', config.trustProxy);
+  app.use(warnOfUntrustedForwarding(app, logger));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -63,6 +65,23 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
   );
   documentAccess(doc, routeTable(app));
   SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', useGlobalPrefix: false });
+}
+
+/**
+ * Logs once per process a request whose X-Forwarded-For came from a peer TRUST_PROXY does not
+ * name: the header is ignored, so behind a proxy left out of TRUST_PROXY every client shares the
+ * proxy's address (and its sign-in limit).
+ */
+function warnOfUntrustedForwarding(app: NestExpressApplication, logger: ReturnType<typeof createRootLogger>): RequestHandler {
+  const trusted = (app.getHttpAdapter().getInstance() as Application).get('trust proxy fn') as (address: string, hop: number) => boolean;
+  let warned = false;
+  return (req, _res, next) => {
+    if (!warned && req.headers['x-forwarded-for'] !== undefined && !trusted(req.socket.remoteAddress ?? '', 0)) {
+      warned = true;
+      logger.warn({ peer: req.socket.remoteAddress }, 'X-Forwarded-For from a peer that TRUST_PROXY does not name is ignored; set TRUST_PROXY to your proxies (logged once)');
+    }
+    next();
+  };
 }
 
 /**

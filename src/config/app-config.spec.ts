@@ -14,7 +14,7 @@ describe('loadConfig', () => {
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(c.roles).toEqual(['api', 'worker']);
     expect(c.encryptionKey).toHaveLength(32);
-    expect(c.rateLimits).toEqual({ auth: 20, invites: 10, api: 6000 });
+    expect(c.rateLimits).toEqual({ auth: 20, invites: 10, api: 6000, signInFailures: 10 });
     expect(c.outboxPollMs).toBe(2000);
     expect(c.customOAuth.scopes).toBe('openid email profile');
     expect(Object.isFrozen(c)).toBe(true);
@@ -99,14 +99,23 @@ describe('security settings', () => {
     expect(() => loadConfig({ CORS_ORIGINS: 'ftp://a.example' })).toThrow(/CORS_ORIGINS/);
   });
 
-  it('TRUST_PROXY: loopback by default; false, hop counts, addresses and ranges; never "true"', () => {
-    expect(loadConfig({}).trustProxy).toBe('loopback');
+  it('TRUST_PROXY: nobody by default; named addresses and ranges; never "true" or a hop count', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toBe('127.0.0.1');
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback, ::1, fd00::/8' }).trustProxy).toBe('10.0.0.0/8,loopback,::1,fd00::/8');
-    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: "true"/);
-    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: "true" would believe X-Forwarded-For from any peer/);
+    expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(/TRUST_PROXY: "2" would believe X-Forwarded-For from any peer; name the proxies/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY: "10.0.0.0\/33" is not false, an address/);
     expect(() => loadConfig({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('RATE_LIMIT_SIGN_IN_FAILURES: 10 by default, 0 turns it off, a whole number up to 1000', () => {
+    expect(loadConfig({}).rateLimits.signInFailures).toBe(10);
+    expect(loadConfig({ RATE_LIMIT_SIGN_IN_FAILURES: '0' }).rateLimits.signInFailures).toBe(0);
+    expect(() => loadConfig({ RATE_LIMIT_SIGN_IN_FAILURES: 'many' })).toThrow(/RATE_LIMIT_SIGN_IN_FAILURES/);
+    expect(() => loadConfig({ RATE_LIMIT_SIGN_IN_FAILURES: '1001' })).toThrow(/RATE_LIMIT_SIGN_IN_FAILURES/);
   });
 
   it('without JWT_SECRET / ENCRYPTION_KEY, values are random, never the old public constants', () => {

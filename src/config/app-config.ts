@@ -59,6 +59,11 @@ class EnvSchema {
   @IsOptional() @IsString() HOSTEDGIT_APP_ID?: string;
   @IsOptional() @IsString() HOSTEDGIT_APP_PRIVATE_KEY?: string;
   @IsOptional() @IsString() HOSTEDGIT_WEBHOOK_SECRET?: string;
+  @IsOptional() @IsString() HOSTEDGIT_APP_CLIENT_ID?: string;
+  @IsOptional() @IsString() HOSTEDGIT_APP_CLIENT_SECRET?: string;
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) HOSTEDGIT_WEB_BASE_URL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000) SELFGIT_IMPORT_MAX_ISSUES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000) SELFGIT_IMPORT_TIME_LIMIT_MS?: number;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) CUSTOM_OAUTH_ISSUER?: string;
   @IsOptional() @IsString() CUSTOM_OAUTH_CLIENT_ID?: string;
   @IsOptional() @IsString() CUSTOM_OAUTH_CLIENT_SECRET?: string;
@@ -72,6 +77,7 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_AUTH?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_INVITES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) RATE_LIMIT_API?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1000) RATE_LIMIT_SIGN_IN_FAILURES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) @Max(86_400_000) OUTBOX_POLL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(300) HEAP_GROWTH_PERCENT?: number;
@@ -123,8 +129,11 @@ export interface AppConfig {
   readonly roles: readonly AppRole[];
   /** Origins allowed to call the API from a browser (with credentials), or '*' for any (without). */
   readonly corsOrigins: readonly string[] | '*';
-  /** Express `trust proxy`: which peers' X-Forwarded-For is believed for the client address. */
-  readonly trustProxy: boolean | number | string;
+  /**
+   * Express `trust proxy`: the proxies (addresses, ranges) whose X-Forwarded-For is believed for
+   * the client address; false (the default) believes nobody's.
+   */
+  readonly trustProxy: false | string;
   readonly logLevel: string;
   /** Prefix of every Redis key and BullMQ queue this instance uses. */
   readonly queuePrefix: string;
@@ -144,7 +153,17 @@ export interface AppConfig {
     readonly appId?: string;
     readonly appPrivateKey?: string;
     readonly webhookSecret?: string;
+    /** The App's OAuth client (user authorization: proof that a user administers a repository). */
+    readonly clientId?: string;
+    readonly clientSecret?: string;
+    /** Where users authorize the App (`/login/oauth/authorize`, `/login/oauth/access_token`). */
+    readonly webBaseUrl: string;
   };
+  /**
+   * Bounds of one selfgit issue import (docs/git-hosts.md, "Importing issues"): issues it imports or
+   * updates at most, and how long it takes new issues and pages (ms).
+   */
+  readonly selfgitImport: { readonly maxIssues: number; readonly timeLimitMs: number };
   readonly customOAuth: {
     readonly issuer?: string;
     readonly clientId?: string;
@@ -157,7 +176,12 @@ export interface AppConfig {
   readonly disableRegistration: boolean;
   /** Password sign-in refused until the email is verified (docs/accounts.md). */
   readonly requireEmailVerification: boolean;
-  readonly rateLimits: { readonly auth: number; readonly invites: number; readonly api: number };
+  /**
+   * Per minute: `auth` per client address, `invites` per user, `api` per session or key.
+   * `signInFailures`: failed password sign-ins of one email address before it is locked
+   * (docs/decisions-local.md, "Rate limits"). 0 turns one off.
+   */
+  readonly rateLimits: { readonly auth: number; readonly invites: number; readonly api: number; readonly signInFailures: number };
 }
 
 export class ConfigError extends Error {}
@@ -209,22 +233,28 @@ function parseCorsOrigins(value: string | undefined, clientUrl: string): readonl
 const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /**
- * TRUST_PROXY (default `loopback`): `false` (the TCP peer is the client), a hop count, or a comma
- * list of addresses, CIDR ranges and the names loopback, linklocal, uniquelocal. `true` (believe
- * any X-Forwarded-For) is refused: any client could then pick the address its rate limit counts on.
+ * TRUST_PROXY names the proxies whose X-Forwarded-For is believed for the client address (rate
+ * limits, session records): a comma list of addresses, CIDR ranges and the names loopback,
+ * linklocal, uniquelocal. Unset, empty or `false`: none, the TCP peer is the client
+ * (docs/decisions-local.md, "Access rules that close escalation paths" 6). `true` and hop counts
+ * are refused: both believe whichever peer connects, so a client reaching the service directly
+ * could pick the address its sign-in limit counts on.
  */
-function parseTrustProxy(value: string | undefined): boolean | number | string | SettingError {
+function parseTrustProxy(value: string | undefined): false | string | SettingError {
   const v = value?.trim().toLowerCase();
-  if (!v) return 'loopback';
-  if (['false', '0', 'no', 'off', 'none'].includes(v)) return false;
-  if (/^\d+$/.test(v)) return Number(v);
+  if (!v || ['false', '0', 'no', 'off', 'none'].includes(v)) return false;
+  if (['true', 'yes', 'on'].includes(v) || /^\d+$/.test(v)) {
+    return new SettingError(
+      `TRUST_PROXY: "${v}" would believe X-Forwarded-For from any peer; name the proxies instead (addresses, CIDR ranges, ${TRUST_PROXY_NAMES.join(', ')}), or false`,
+    );
+  }
   const items = v
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   const bad = items.find((s) => !TRUST_PROXY_NAMES.includes(s) && !isAddressOrRange(s));
   if (bad !== undefined || !items.length) {
-    return new SettingError(`TRUST_PROXY: "${bad ?? v}" is not false, a hop count, an address, a CIDR range or one of ${TRUST_PROXY_NAMES.join(', ')}`);
+    return new SettingError(`TRUST_PROXY: "${bad ?? v}" is not false, an address, a CIDR range or one of ${TRUST_PROXY_NAMES.join(', ')}`);
   }
   return items.join(',');
 }
@@ -353,6 +383,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       appId: parsed.HOSTEDGIT_APP_ID,
       appPrivateKey: parsed.HOSTEDGIT_APP_PRIVATE_KEY,
       webhookSecret: parsed.HOSTEDGIT_WEBHOOK_SECRET,
+      clientId: parsed.HOSTEDGIT_APP_CLIENT_ID,
+      clientSecret: parsed.HOSTEDGIT_APP_CLIENT_SECRET,
+      webBaseUrl: (parsed.HOSTEDGIT_WEB_BASE_URL ?? 'https://github.com').replace(/\/+$/, ''),
+    },
+    selfgitImport: {
+      maxIssues: parsed.SELFGIT_IMPORT_MAX_ISSUES ?? 500,
+      timeLimitMs: parsed.SELFGIT_IMPORT_TIME_LIMIT_MS ?? 30_000,
     },
     customOAuth: {
       issuer: parsed.CUSTOM_OAUTH_ISSUER,
@@ -371,6 +408,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       auth: parsed.RATE_LIMIT_AUTH ?? 20,
       invites: parsed.RATE_LIMIT_INVITES ?? 10,
       api: parsed.RATE_LIMIT_API ?? 6000,
+      signInFailures: parsed.RATE_LIMIT_SIGN_IN_FAILURES ?? 10,
     },
   };
   return deepFreeze(config);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { RedisService } from './redis.service';
 
@@ -6,6 +7,29 @@ const SCRIPT = `
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}
+`;
+
+/**
+ * Failed password sign-ins of one account (docs/decisions-local.md, "Rate limits"): counted for
+ * FAILURE_WINDOW_MS from the first; the failure that reaches the limit locks the account for
+ * FIRST_LOCK_MS, and each further failure while the count lasts locks it twice as long as the
+ * last, up to MAX_LOCK_MS. The count lasts FAILURE_WINDOW_MS past the end of the latest lock.
+ */
+const FAILURE_WINDOW_MS = 15 * 60_000;
+const FIRST_LOCK_MS = 60_000;
+const MAX_LOCK_MS = 60 * 60_000;
+
+// KEYS: the failure count, the lock. ARGV: limit, window, first lock, longest lock (ms).
+const FAILURE_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+local over = n - tonumber(ARGV[1])
+if over < 0 then return 0 end
+local lock = math.floor(math.min(tonumber(ARGV[3]) * 2 ^ math.min(over, 20), tonumber(ARGV[4])))
+redis.call('SET', KEYS[2], '1', 'PX', lock)
+local keep = lock + tonumber(ARGV[2])
+if redis.call('PTTL', KEYS[1]) < keep then redis.call('PEXPIRE', KEYS[1], keep) end
+return lock
 `;
 
 /** A count that takes longer than this is given up (the request goes on uncounted). */
@@ -41,17 +65,48 @@ export class RateLimitService {
     if (count > perMinute) throw new TooManyRequestsError(Math.max(1, Math.ceil(ttl / 1000)), message);
   }
 
-  private async count(bucket: string): Promise<[number, number] | null> {
+  /**
+   * Runs `attempt`, a password check of `account` (a normalised email, known or not), under the
+   * account's failure back-off: 429 with Retry-After while the account is locked, without running
+   * it; a 401 from it counts one failure; a success, or any other answer once the password was
+   * right (403 `Email not verified`), clears the count. Unknown addresses are counted and locked
+   * alike, so the answers say nothing about whether an account exists. 0 disables it.
+   */
+  async accountAttempt<T>(account: string, maxFailures: number, attempt: () => Promise<T>): Promise<T> {
+    if (!maxFailures) return attempt();
+    const id = createHash('sha256').update(account).digest('base64url');
+    const failures = this.redis.key('rl', 'sign-in-failures', id);
+    const lock = this.redis.key('rl', 'sign-in-lock', id);
+    const locked = await this.run((c) => c.pttl(lock));
+    if (locked !== null && locked > 0) throw new TooManyRequestsError(Math.max(1, Math.ceil(locked / 1000)));
+    try {
+      const out = await attempt();
+      await this.run((c) => c.del(failures, lock));
+      return out;
+    } catch (err) {
+      const status = err instanceof HttpException ? err.getStatus() : 500;
+      if (status === HttpStatus.UNAUTHORIZED) await this.run((c) => c.eval(FAILURE_SCRIPT, 2, failures, lock, maxFailures, FAILURE_WINDOW_MS, FIRST_LOCK_MS, MAX_LOCK_MS));
+      else if (status < 500) await this.run((c) => c.del(failures, lock));
+      throw err;
+    }
+  }
+
+  private count(bucket: string): Promise<[number, number] | null> {
+    return this.run((c) => c.eval(SCRIPT, 1, this.redis.key('rl', bucket), 60_000) as Promise<[number, number]>);
+  }
+
+  /** One Redis command for a limit, or null (fail open) when Redis is unreachable or too slow. */
+  private async run<T>(command: (client: RedisService['client']) => Promise<T>): Promise<T | null> {
     const client = this.redis.client;
     if (client.status !== 'ready') return this.failOpen(`Redis is ${client.status}`);
     let timer: NodeJS.Timeout | undefined;
     try {
-      return (await Promise.race([
-        client.eval(SCRIPT, 1, this.redis.key('rl', bucket), 60_000),
+      return await Promise.race([
+        command(client),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`no answer within ${COUNT_TIMEOUT_MS} ms`)), COUNT_TIMEOUT_MS);
         }),
-      ])) as [number, number];
+      ]);
     } catch (err) {
       return this.failOpen((err as Error).message);
     } finally {

@@ -2,6 +2,8 @@ import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
+import type { Api, Res } from './api';
+import { sql } from './fixtures';
 
 /**
  * Real HTTP servers on loopback that answer as the two git hosts do: the selfgit REST API v1
@@ -90,6 +92,9 @@ export interface FakeComment {
   id: number;
   body: string;
   user: string;
+  /** The comment's `html_url` and its author's `avatar_url` as the server answers them (default: pages of the server). */
+  htmlUrl?: string;
+  avatarUrl?: string;
 }
 
 interface FakeRepo {
@@ -99,6 +104,10 @@ interface FakeRepo {
   issues: FakeIssue[];
   /** Access per token: write (push) or read only. */
   access: Map<string, 'write' | 'read'>;
+  /** This repository's own page size, instead of the server's `pageSize`. */
+  pageSize?: number;
+  /** A server that pages badly: every page holds `pageSize` issues, whatever `limit` asks for. */
+  ignoresLimit?: boolean;
 }
 
 /**
@@ -169,8 +178,8 @@ export class FakeSelfgit {
     return {
       id: c.id,
       body: c.body,
-      user: { login: c.user, avatar_url: `${this.url}/avatars/${c.user}` },
-      html_url: `${this.url}/${repo.owner}/${repo.name}/issues/${i.number}#issuecomment-${c.id}`,
+      user: { login: c.user, avatar_url: c.avatarUrl ?? `${this.url}/avatars/${c.user}` },
+      html_url: c.htmlUrl ?? `${this.url}/${repo.owner}/${repo.name}/issues/${i.number}#issuecomment-${c.id}`,
       created_at: '2025-01-01T00:00:00Z',
     };
   }
@@ -209,7 +218,8 @@ export class FakeSelfgit {
     if (r.method === 'GET' && rest === '/issues') {
       const state = r.query.get('state') ?? 'open';
       const all = repo.issues.filter((i) => state === 'all' || (i.state ?? 'open') === state);
-      const limit = Math.min(Number(r.query.get('limit') ?? 30), this.pageSize);
+      const pageSize = repo.pageSize ?? this.pageSize;
+      const limit = repo.ignoresLimit ? pageSize : Math.min(Number(r.query.get('limit') ?? 30), pageSize);
       const page = Number(r.query.get('page') ?? 1);
       const slice = all.slice((page - 1) * limit, page * limit);
       return { status: 200, body: slice.map((i) => this.issueJson(repo, i)), headers: { 'x-total-count': String(all.length) } };
@@ -249,8 +259,44 @@ export class FakeHostedgit {
   /** Installation tokens handed out → installation id. */
   readonly tokens = new Map<string, number>();
   readonly posted: { repo: string; number: number; body: string; id: number; installation: number }[] = [];
+  /** The App's OAuth client, for users' authorizations (`HOSTEDGIT_APP_CLIENT_ID` / `_SECRET`). */
+  readonly clientId = 'Iv1.tandemtestclient';
+  clientSecret = 'hostedgit-test-client-secret';
+  /** Repository (`owner/name`, lower case) → the installation of the App that covers it. */
+  readonly repoInstallations = new Map<string, number>();
+  /** Repository (`owner/name`, lower case) → user login → role: `admin`, `maintain`, `write` or `read`. */
+  readonly repoRoles = new Map<string, Map<string, string>>();
+  /** User access tokens handed out → login. */
+  readonly userTokens = new Map<string, string>();
+  private readonly codes = new Map<string, { login: string; redirectUri: string }>();
   private nextCommentId = 5000;
   private readonly server = new FakeServer((r) => this.route(r));
+
+  /** Installs the App on `owner/name` (installation `installationId`) and gives users their roles there. */
+  addRepo(owner: string, name: string, installationId: number | null, roles: Record<string, string> = {}): void {
+    const key = `${owner}/${name}`.toLowerCase();
+    if (installationId !== null) {
+      this.installations.add(installationId);
+      this.repoInstallations.set(key, installationId);
+    }
+    this.repoRoles.set(key, new Map(Object.entries(roles)));
+  }
+
+  /**
+   * The user `login`, signed in on the host, approves the App on its authorization page (the url
+   * the service answered): the host's redirect back to the service, with a one-time code and the state.
+   */
+  approve(authorizeUrl: string, login: string): URL {
+    const u = new URL(authorizeUrl);
+    if (u.pathname !== '/login/oauth/authorize' || u.searchParams.get('client_id') !== this.clientId) throw new Error(`not this App's authorization page: ${authorizeUrl}`);
+    const redirectUri = u.searchParams.get('redirect_uri')!;
+    const code = randomUUID().replace(/-/g, '');
+    this.codes.set(code, { login, redirectUri });
+    const back = new URL(redirectUri);
+    back.searchParams.set('code', code);
+    back.searchParams.set('state', u.searchParams.get('state') ?? '');
+    return back;
+  }
 
   constructor(
     readonly appId: string,
@@ -273,8 +319,48 @@ export class FakeHostedgit {
     this.server.intercept = fn;
   }
 
+  private appJwtValid(auth: string): boolean {
+    try {
+      const claims = jwt.verify(auth.replace(/^bearer\s+/i, ''), this.publicKey, { algorithms: ['RS256'] }) as jwt.JwtPayload;
+      return String(claims.iss) === this.appId;
+    } catch {
+      return false;
+    }
+  }
+
   private route(r: RecordedRequest): Reply | undefined {
     const auth = String(r.headers.authorization ?? '');
+    if (r.path === '/login/oauth/access_token' && r.method === 'POST') {
+      // As the host does: 200 with an `error` for a bad code, the token otherwise; a code works once.
+      const b = (r.body ?? {}) as Record<string, unknown>;
+      if (b.client_id !== this.clientId || b.client_secret !== this.clientSecret) return { status: 200, body: { error: 'incorrect_client_credentials' } };
+      const grant = this.codes.get(String(b.code));
+      this.codes.delete(String(b.code));
+      if (!grant || grant.redirectUri !== b.redirect_uri) return { status: 200, body: { error: 'bad_verification_code' } };
+      const token = `ghu_${randomUUID().replace(/-/g, '')}`;
+      this.userTokens.set(token, grant.login);
+      return { status: 200, body: { access_token: token, token_type: 'bearer', scope: '' } };
+    }
+    const im = /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(r.path);
+    if (im && r.method === 'GET') {
+      if (!this.appJwtValid(auth)) return { status: 401, body: { message: 'A JSON web token could not be decoded' } };
+      const id = this.repoInstallations.get(`${im[1]}/${im[2]}`.toLowerCase());
+      return id === undefined ? { status: 404, body: { message: 'Not Found' } } : { status: 200, body: { id, account: { login: im[1] } } };
+    }
+    const rm = /^\/repos\/([^/]+)\/([^/]+)$/.exec(r.path);
+    if (rm && r.method === 'GET') {
+      const login = this.userTokens.get(auth.replace(/^(token|bearer)\s+/i, ''));
+      if (login === undefined) return { status: 401, body: { message: 'Bad credentials' } };
+      const key = `${rm[1]}/${rm[2]}`.toLowerCase();
+      // A user's token sees a repository only where the App is installed and the user has access.
+      const role = this.repoRoles.get(key)?.get(login);
+      if (!role || !this.repoInstallations.has(key)) return { status: 404, body: { message: 'Not Found' } };
+      const rank = ['read', 'write', 'maintain', 'admin'].indexOf(role);
+      return {
+        status: 200,
+        body: { full_name: `${rm[1]}/${rm[2]}`, permissions: { admin: rank >= 3, maintain: rank >= 2, push: rank >= 1, triage: rank >= 1, pull: true } },
+      };
+    }
     const tm = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(r.path);
     if (tm && r.method === 'POST') {
       const bearer = auth.replace(/^bearer\s+/i, '');
@@ -348,4 +434,52 @@ export function sendHostedgitWebhook(url: string, secret: string, event: string,
     'x-github-delivery': opts.deliveryId ?? randomUUID(),
     'x-hub-signature-256': opts.signature ?? `sha256=${hmacHex(secret, body)}`,
   });
+}
+
+// ---------------------------------------------------------------- linking a hostedgit repository
+
+/** The environment of an app whose hostedgit App `host` stands in for, users' authorization included. */
+export function hostedgitAppEnv(host: FakeHostedgit, privateKey: string): Record<string, string> {
+  return {
+    HOSTEDGIT_APP_ID: host.appId,
+    HOSTEDGIT_APP_PRIVATE_KEY: privateKey,
+    HOSTEDGIT_API_BASE_URL: host.url,
+    HOSTEDGIT_WEB_BASE_URL: host.url,
+    HOSTEDGIT_APP_CLIENT_ID: host.clientId,
+    HOSTEDGIT_APP_CLIENT_SECRET: host.clientSecret,
+  };
+}
+
+/** The `name=value` pairs of a response's Set-Cookie headers, as a browser would send them back. */
+const cookiesOf = (headers: Headers): string =>
+  headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+
+/**
+ * Links a project to a hostedgit repository as a browser does (docs/git-hosts.md, "Linking proves
+ * control"): `POST …/authorize` with the caller's token, the host user `login` approves the App on
+ * the page it answered, and the host's redirect comes back to the service's callback with the
+ * cookie of the first step. Answers the callback's response (and the start's, when it failed).
+ */
+export async function linkHostedgit(api: Api, host: FakeHostedgit, token: string, projectId: string, body: Record<string, unknown>, login: string): Promise<Res> {
+  const start = await api.post(`/hostedgit-integration/project/${projectId}/authorize`, body, token);
+  if (start.status !== 200) return start;
+  const back = host.approve(start.body.url, login);
+  return api.get(`/hostedgit-integration/callback${back.search}`, undefined, { headers: { cookie: cookiesOf(start.headers) } });
+}
+
+/**
+ * Stores a project's hostedgit link straight in the table, as a proven link looks (for tests of
+ * other things than linking: the access rules, the route fuzz). Answers the row's id.
+ */
+export async function plantHostedgitLink(databaseUrl: string, workspaceId: string, projectId: string, owner: string, name: string, installationId = 1): Promise<string> {
+  const [row] = await sql(
+    databaseUrl,
+    `INSERT INTO git_integration (workspace_id, project_id, type, repository_owner, repository_name, repository_key, installation_id)
+     VALUES ($1, $2, 'hostedgit', $3, $4, lower($3 || '/' || $4), $5) RETURNING id`,
+    [workspaceId, projectId, owner, name, installationId],
+  );
+  return row.id as string;
 }

@@ -65,6 +65,10 @@ export const PUBLIC_ROUTES = [
   // signature of the body, so they cannot require a session either.
   'POST /api/selfgit-integration/webhook/:integrationId',
   'POST /api/hostedgit-integration/webhook',
+  // The hosted git service's redirect after a user authorized the App to link a repository: the
+  // browser arrives without a session; a one-use state, the flow's browser cookie and the host's
+  // code are the credential (docs/git-hosts.md, "Linking proves control").
+  'GET /api/hostedgit-integration/callback',
   // What a client reads before anyone signs in (docs/compatibility.md): flags and the version.
   'GET /api/config',
   // The read-only board of a project its workspace marked public; any other project is 404.
@@ -75,6 +79,7 @@ export const PUBLIC_ROUTES = [
  * Raised from 6 to 9 for the four account routes above, which cannot require a session; to 11 for
  * the two inbound git-host webhooks; to 13 for GET /config, which only tells what the settings
  * allow, and the public board, which shows only projects marked public (each client address
- * counted against RATE_LIMIT_API).
+ * counted against RATE_LIMIT_API); to 14 for the hostedgit link callback, which a browser reaches
+ * from the host's page without a session.
  */
-export const MAX_PUBLIC_ROUTES = 13;
+export const MAX_PUBLIC_ROUTES = 14;

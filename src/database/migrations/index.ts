@@ -17,6 +17,9 @@ import { ClientCompatibility1763781800000 } from './1763781800000-ClientCompatib
 import { WorkflowRules1763781900000 } from './1763781900000-WorkflowRules';
 import { ActivityKindCreatedIndexes1763782000000 } from './1763782000000-ActivityKindCreatedIndexes';
 import { SearchStatisticsTarget1763782100000 } from './1763782100000-SearchStatisticsTarget';
+import { ApiKeyParent1763782250000 } from './1763782250000-ApiKeyParent';
+import { EmailJobs1763782400000 } from './1763782400000-EmailJobs';
+import { SelfgitWebhookSecretRotation1763782500000 } from './1763782500000-SelfgitWebhookSecretRotation';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -37,4 +40,7 @@ export const MIGRATIONS = [
   WorkflowRules1763781900000,
   ActivityKindCreatedIndexes1763782000000,
   SearchStatisticsTarget1763782100000,
+  ApiKeyParent1763782250000,
+  EmailJobs1763782400000,
+  SelfgitWebhookSecretRotation1763782500000,
 ];

@@ -12,8 +12,9 @@ export const VERIFY_EMAIL_JOB = 'verify-email';
 export const RESET_PASSWORD_JOB = 'reset-password';
 
 /**
- * What an account email job carries: the address as it was asked for, known or not (the request
- * does the same work either way, docs/accounts.md), and the page to come back to.
+ * What an account email request refers to (its `email_job` row; the queued job carries only the
+ * row's id, docs/decisions-local.md "Queued emails"): the address as it was asked for, known or
+ * not (the request does the same work either way, docs/accounts.md), and the page to come back to.
  */
 export interface VerifyEmailJob {
   email: string;

@@ -48,8 +48,10 @@ export class AccountController {
   @Get('verify-email')
   @ApiAnswer('{status: true, user}, or 302 to callbackURL')
   @ApiOperation({ summary: 'The link of the verification email: marks the email verified (the token works once, for 24 h)' })
-  @ApiErrors([400, 'Invalid or expired token', 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL'])
-  async verifyEmail(@Query() query: VerifyEmailQuery, @Res() res: Response) {
+  @ApiErrors([400, 'Invalid or expired token', 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL'], [429, 'Too many requests'])
+  async verifyEmail(@Query() query: VerifyEmailQuery, @Req() req: Request, @Res() res: Response) {
+    // Token guesses count per client address with sign-in (docs/accounts.md, "Tokens").
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
     const out = await this.account.verifyEmail(query);
     res.setHeader('cache-control', 'no-store');
     if (out.redirectTo) return res.redirect(302, out.redirectTo);
@@ -72,8 +74,10 @@ export class AccountController {
   @ApiAnswer('{status: true}')
   @HttpCode(200)
   @ApiOperation({ summary: "Set a new password with the reset link's token (works once, for 1 h); every session of the user is revoked, API keys stay" })
-  @ApiErrors([400, 'Invalid or expired token', 'newPassword must be at least 8 characters'])
-  resetPassword(@Body() dto: ResetPasswordDto) {
+  @ApiErrors([400, 'Invalid or expired token', 'newPassword must be at least 8 characters'], [429, 'Too many requests'])
+  async resetPassword(@Body() dto: ResetPasswordDto, @Req() req: Request) {
+    // Token guesses count per client address with sign-in (docs/accounts.md, "Tokens").
+    await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
     return this.account.resetPassword(dto);
   }
 
@@ -81,7 +85,9 @@ export class AccountController {
   @Post('change-password')
   @ApiAnswer('{token, user}')
   @HttpCode(200)
-  @ApiOperation({ summary: "Change the caller's password; revokeOtherSessions revokes every other session (the calling one stays); counted by the sign-in rate limit" })
+  @ApiOperation({
+    summary: "Change the caller's password; every other session is revoked unless revokeOtherSessions is false (the calling one stays); counted by the sign-in rate limit",
+  })
   @ApiErrors([400, 'Invalid password', 'newPassword must be at least 8 characters'], [403, 'Insufficient API key scope'])
   async changePassword(@CurrentUser() user: AuthUser, @Body() dto: ChangePasswordDto, @Req() req: Request) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);

@@ -6,10 +6,10 @@ import { CryptoService } from '../../common/crypto/crypto.service';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { OutboxService } from '../../queue/outbox.service';
-import { QueueName } from '../../queue/queues';
+import { EmailRequestService } from '../mail/email-request.service';
 import { RESET_PASSWORD_JOB, ResetPasswordJob, VERIFY_EMAIL_JOB, VerifyEmailJob } from './account-email.composer';
 import { allowedRedirect, originRule } from './account-links';
+import { AuthService } from './auth.service';
 import { MemberRepository } from '../organization/member.repository';
 import { WorkspaceRepository } from '../organization/workspace.repository';
 import { ChangePasswordDto, DeleteUserDto, RequestPasswordResetDto, ResetPasswordDto, SendVerificationEmailDto, UpdateUserDto, VerifyEmailQuery } from './dto/account.dto';
@@ -24,7 +24,7 @@ const INVALID_TOKEN = 'Invalid or expired token';
 /**
  * Account upkeep (docs/accounts.md): email verification, password reset and change, the
  * caller's sessions. The two email requests never reveal whether an address is known: they
- * write the same outbox row either way, and the worker decides whether an email goes out.
+ * write the same email request either way, and the worker decides whether an email goes out.
  */
 @Injectable()
 export class AccountService {
@@ -34,28 +34,35 @@ export class AccountService {
     private readonly users: UserRepository,
     private readonly tokens: UserTokenRepository,
     private readonly sessions: SessionRepository,
-    private readonly outbox: OutboxService,
+    private readonly emails: EmailRequestService,
     private readonly members: MemberRepository,
     private readonly workspaces: WorkspaceRepository,
+    private readonly auth: AuthService,
   ) {}
 
   async sendVerificationEmail(dto: SendVerificationEmailDto): Promise<{ status: true }> {
     const callbackURL = this.redirect(dto.callbackURL, 'callbackURL');
-    await this.outbox.enqueue(this.ds.manager, { queue: QueueName.Email, name: VERIFY_EMAIL_JOB, payload: { email: dto.email, callbackURL } satisfies VerifyEmailJob });
+    await this.ds.transaction((m) => this.emails.request(m, VERIFY_EMAIL_JOB, { email: dto.email, callbackURL } satisfies VerifyEmailJob));
     return { status: true };
   }
 
-  /** Spends a verification token: the address it was sent to is verified. `redirectTo`: where to send the browser. */
+  /**
+   * Spends a verification token: the address it was sent to is verified. When it was not verified
+   * before, every session, API key and linked sign-in identity made before this proof ends
+   * (docs/accounts.md, "When an address is proven"). `redirectTo`: where to send the browser.
+   */
   async verifyEmail(query: VerifyEmailQuery): Promise<{ status: true; user: UserRecord; redirectTo: string | null }> {
     // Checked first, so that a refused callbackURL does not spend the token.
     const redirectTo = this.redirect(query.callbackURL, 'callbackURL');
     const user = await this.ds.transaction(async (m) => {
       const spent = await this.tokens.take('verify-email', CryptoService.sha256(query.token), m);
       if (!spent?.live) throw new BadRequestException(INVALID_TOKEN);
+      // The row lock serialises this with other changes to how the user signs in.
+      await this.users.lockSignInMethods(spent.userId, m);
       // The token proves the address it was sent to, not one the user has since changed to.
       const owner = await this.users.findById(spent.userId, m);
       if (!owner || owner.email !== spent.email) throw new BadRequestException(INVALID_TOKEN);
-      await this.users.markEmailVerified(owner.id, m);
+      if (await this.users.markEmailVerified(owner.id, m)) await this.auth.endCredentials(owner.id, m);
       return this.users.getById(owner.id, m);
     });
     return { status: true, user: toUserRecord(user), redirectTo };
@@ -63,14 +70,14 @@ export class AccountService {
 
   async requestPasswordReset(dto: RequestPasswordResetDto): Promise<{ status: true }> {
     const redirectTo = this.redirect(dto.redirectTo, 'redirectTo');
-    await this.outbox.enqueue(this.ds.manager, { queue: QueueName.Email, name: RESET_PASSWORD_JOB, payload: { email: dto.email, redirectTo } satisfies ResetPasswordJob });
+    await this.ds.transaction((m) => this.emails.request(m, RESET_PASSWORD_JOB, { email: dto.email, redirectTo } satisfies ResetPasswordJob));
     return { status: true };
   }
 
   /**
-   * Spends a reset token: the user gets the new password, every session is revoked (API keys
-   * stay: they do not depend on the password) and the address counts as verified (the link came
-   * to it).
+   * Spends a reset token: the user gets the new password, the address counts as verified (the
+   * link came to it), and every session, API key and linked sign-in identity made before it ends
+   * (docs/accounts.md, "When an address is proven").
    */
   async resetPassword(dto: ResetPasswordDto): Promise<{ status: true }> {
     const tokenHash = CryptoService.sha256(dto.token);
@@ -85,13 +92,14 @@ export class AccountService {
       const owner = await this.users.findById(spent.userId, m);
       if (!owner || owner.email !== spent.email) throw new BadRequestException(INVALID_TOKEN);
       await this.users.setPasswordHash(owner.id, passwordHash, true, m);
-      await this.sessions.revokeAllOfUser(owner.id, m);
+      await this.auth.endCredentials(owner.id, m);
     });
     return { status: true };
   }
 
   /**
-   * Changes the caller's password after checking the current one. `token` is the token to go on
+   * Changes the caller's password after checking the current one; the caller's other sessions
+   * end unless `revokeOtherSessions` is false. `token` is the token to go on
    * with: the calling session's (`presentedToken`), which stays valid; null for an API key.
    */
   async changePassword(user: AuthUser, dto: ChangePasswordDto, presentedToken: string | null): Promise<{ token: string | null; user: UserRecord }> {
@@ -102,7 +110,8 @@ export class AccountService {
     await this.ds.transaction(async (m) => {
       await this.users.lockSignInMethods(user.id, m);
       await this.users.setPasswordHash(user.id, passwordHash, false, m);
-      if (dto.revokeOtherSessions === true) await this.sessions.revokeAllOfUserExcept(user.id, user.sessionId ?? null, m);
+      // Other sessions end unless the caller asks to keep them (docs/accounts.md).
+      if (dto.revokeOtherSessions !== false) await this.sessions.revokeAllOfUserExcept(user.id, user.sessionId ?? null, m);
     });
     return { token: user.sessionId ? presentedToken : null, user: toUserRecord(await this.users.getById(user.id)) };
   }

@@ -12,5 +12,11 @@ export class ApiKey {
   @Column('jsonb', { nullable: true }) permissions: Record<string, string[]> | null;
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('timestamptz', { nullable: true }) lastUsedAt: Date | null;
+  /**
+   * The key that was used to create this one; null for a key made with a session (and for keys
+   * made before parents were recorded). Deleting a key deletes its children, transitively (the
+   * foreign key cascades; docs/decisions-local.md, "Access rules that close escalation paths" 2).
+   */
+  @Column('uuid', { nullable: true }) parentKeyId: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }

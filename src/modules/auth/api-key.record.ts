@@ -6,6 +6,7 @@ export const toApiKeyRecord = (k: ApiKey) => ({
   name: k.name,
   start: k.start,
   permissions: k.permissions,
+  parentKeyId: k.parentKeyId,
   createdAt: k.createdAt.toISOString(),
   expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,
 });

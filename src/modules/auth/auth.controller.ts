@@ -8,7 +8,7 @@ import { Public } from '../../common/decorators/public.decorator';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { AuthService } from './auth.service';
 import { CreateApiKeyDto, DeleteApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
-import { ApiAnswer } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
 const client = (req: Request) => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
 
@@ -39,10 +39,15 @@ export class AuthController {
   @Post('sign-in/email')
   @ApiAnswer('Sign-in answer')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in with email and password; answers a bearer token (403 Email not verified with REQUIRE_EMAIL_VERIFICATION)' })
+  @ApiOperation({
+    summary:
+      'Sign in with email and password; answers a bearer token (403 Email not verified with REQUIRE_EMAIL_VERIFICATION); rate limited per client address, and per email address after repeated failures',
+  })
+  @ApiErrors([401, 'Invalid email or password'], [403, 'Email not verified'], [429, 'Too many requests'])
   async signIn(@Body() dto: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
-    const out = await this.auth.signIn(dto, client(req));
+    // Failed sign-ins of one email address lock it for a while (docs/decisions-local.md, "Rate limits").
+    const out = await this.rateLimit.accountAttempt(dto.email, this.config.rateLimits.signInFailures, () => this.auth.signIn(dto, client(req)));
     res.setHeader('set-auth-token', out.token);
     return out;
   }

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OutboxModule } from '../../queue/outbox.module';
+import { MailModule } from '../mail/mail.module';
 import { OrganizationDataModule } from '../organization/organization-data.module';
 import { AccountController } from './account.controller';
 import { AccountService } from './account.service';
@@ -23,7 +23,7 @@ import { UserDataModule } from './user-data.module';
  */
 @Global()
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([Session, ApiKey]), UserDataModule, OrganizationDataModule, OutboxModule],
+  imports: [PassportModule, TypeOrmModule.forFeature([Session, ApiKey]), UserDataModule, OrganizationDataModule, MailModule],
   controllers: [AuthController, AccountController],
   providers: [AuthService, AccountService, JwtStrategy, AuthGuard, SessionRepository, ApiKeyRepository],
   exports: [AuthService, AuthGuard],

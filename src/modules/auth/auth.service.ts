@@ -11,8 +11,7 @@ import { Located, PermissionTarget } from '../../common/permissions/early-locati
 import { invalidPermission, splitRoles } from '../../common/permissions/permissions';
 import { ScopeRegistry } from '../../common/permissions/scope-registry';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
-import { OutboxService } from '../../queue/outbox.service';
-import { QueueName } from '../../queue/queues';
+import { EmailRequestService } from '../mail/email-request.service';
 import { InvitationRepository } from '../organization/invitation.repository';
 import { VERIFY_EMAIL_JOB, VerifyEmailJob } from './account-email.composer';
 import { toApiKeyRecord } from './api-key.record';
@@ -54,7 +53,7 @@ export class AuthService {
     private readonly sessions: SessionRepository,
     private readonly apiKeys: ApiKeyRepository,
     private readonly invitations: InvitationRepository,
-    private readonly outbox: OutboxService,
+    private readonly emails: EmailRequestService,
     private readonly scopes: ScopeRegistry,
   ) {}
 
@@ -70,7 +69,7 @@ export class AuthService {
     const user = await this.ds.transaction(async (m) => {
       const created = await this.createUser({ name: dto.name, email, image: dto.image ?? null, passwordHash }, m);
       if (this.config.smtp.host) {
-        await this.outbox.enqueue(m, { queue: QueueName.Email, name: VERIFY_EMAIL_JOB, payload: { email, callbackURL: null } satisfies VerifyEmailJob });
+        await this.emails.request(m, VERIFY_EMAIL_JOB, { email, callbackURL: null } satisfies VerifyEmailJob);
       }
       return created;
     });
@@ -107,8 +106,29 @@ export class AuthService {
    */
   async verifyEmailAndResetCredentials(userId: string, m: EntityManager): Promise<void> {
     await this.users.markEmailVerifiedWithoutPassword(userId, m);
+    await this.endCredentials(userId, m);
+  }
+
+  /**
+   * Ends everything made before the owner of the address proved it (docs/accounts.md, "When an
+   * address is proven"): every session, every API key (so every key minted from one) and every
+   * linked sign-in identity of the user. In `m`'s transaction, with the user's row locked.
+   */
+  async endCredentials(userId: string, m: EntityManager): Promise<void> {
     await this.sessions.revokeAllOfUser(userId, m);
     await this.apiKeys.deleteAllOfUser(userId, m);
+    await this.users.unlinkSignInIdentities(userId, m);
+  }
+
+  /**
+   * 403 `Email not verified` when mail is configured (so the address can be proven) and the
+   * user's is not: API keys and linked sign-in identities are made only by a proven owner, so
+   * that nobody who signed up with someone else's address can plant one.
+   */
+  async assertProvenForLastingCredentials(userId: string): Promise<void> {
+    if (!this.config.smtp.host) return;
+    const user = await this.users.findById(userId);
+    if (user && !user.emailVerified) throw new ForbiddenException('Email not verified');
   }
 
   async signIn(dto: SignInDto, client: SessionClient): Promise<{ token: string; user: UserRecord }> {
@@ -147,6 +167,16 @@ export class AuthService {
     return { success: true };
   }
 
+  /**
+   * Whether the credential a request came with is still valid: its session (neither revoked nor
+   * expired) or its API key (neither deleted nor expired). For flows that finish later, in a browser.
+   */
+  async credentialIsLive(user: { id: string; sessionId?: string | null; apiKeyId?: string | null }): Promise<boolean> {
+    if (user.sessionId) return (await this.validateSession(user.sessionId, user.id)) !== null;
+    if (user.apiKeyId) return isUuid(user.apiKeyId) && this.apiKeys.isLive(user.apiKeyId, user.id);
+    return false;
+  }
+
   /** The live session behind a JWT, with its user, in one statement; null when revoked or expired. */
   async validateSession(sessionId: string, userId: string): Promise<AuthUser | null> {
     if (!isUuid(sessionId) || !isUuid(userId)) return null;
@@ -183,6 +213,7 @@ export class AuthService {
   // --- API keys ---------------------------------------------------------------------------
 
   async createApiKey(user: AuthUser, dto: CreateApiKeyDto) {
+    await this.assertProvenForLastingCredentials(user.id);
     if (dto.permissions !== undefined) {
       const err = invalidPermission(dto.permissions);
       if (err) throw new BadRequestException(err);
@@ -210,7 +241,11 @@ export class AuthService {
       keyHash: CryptoService.sha256(key),
       permissions: dto.permissions ?? null,
       expiresAt,
+      // A key made with a key is its child: deleting the parent deletes it (docs/decisions-local.md).
+      parentKeyId: user.apiKey?.id ?? null,
     });
+    // The calling key was deleted while this request ran (its children go with it).
+    if (!entity) throw new UnauthorizedException();
     return { ...toApiKeyRecord(entity), key };
   }
 

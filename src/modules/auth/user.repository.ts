@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { firstRow } from '../../database/sql';
 import { User } from './user.entity';
 
 /** Arbitrary constant naming "sign-ups" in pg_advisory_xact_lock's key space. */
@@ -77,8 +78,19 @@ export class UserRepository {
     return this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :id', { id }).getOne();
   }
 
-  async markEmailVerified(id: string, m: EntityManager = this.ds.manager): Promise<void> {
-    await m.query(`UPDATE "user" SET email_verified = true, updated_at = now() WHERE id = $1 AND NOT email_verified`, [id]);
+  /** Marks the email verified; true when it was not verified before (the proof is new). */
+  async markEmailVerified(id: string, m: EntityManager = this.ds.manager): Promise<boolean> {
+    return (await firstRow(m, `UPDATE "user" SET email_verified = true, updated_at = now() WHERE id = $1 AND NOT email_verified RETURNING id`, [id])) !== undefined;
+  }
+
+  /**
+   * Unlinks every outside sign-in identity of the user (the OAuth module's `account` rows): part
+   * of ending the credentials made before an address was proven (docs/accounts.md, "When an
+   * address is proven"). The auth module owns what a user signs in with; the OAuth module reads
+   * and writes the rows of one sign-in, and cannot be imported here (it imports this module).
+   */
+  async unlinkSignInIdentities(id: string, m: EntityManager): Promise<void> {
+    await m.query(`DELETE FROM account WHERE user_id = $1`, [id]);
   }
 
   /** Sets a new password hash; `verifyEmail` also marks the email verified (a reset proved the address). */

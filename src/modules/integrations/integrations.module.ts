@@ -32,6 +32,7 @@ import { WorkflowRuleService } from './git/workflow-rule.service';
 import { HostedgitApp } from './hostedgit/hostedgit-app';
 import { HostedgitIntegrationController } from './hostedgit/hostedgit-integration.controller';
 import { HostedgitIntegrationService } from './hostedgit/hostedgit-integration.service';
+import { HostedgitLinkStore } from './hostedgit/hostedgit-link.store';
 import { SelfgitApi } from './selfgit/selfgit-api';
 import { SelfgitIntegrationController } from './selfgit/selfgit-integration.controller';
 import { SelfgitIntegrationService } from './selfgit/selfgit-integration.service';
@@ -77,6 +78,7 @@ import { SelfgitIntegrationService } from './selfgit/selfgit-integration.service
     SelfgitIntegrationService,
     HostedgitApp,
     HostedgitIntegrationService,
+    HostedgitLinkStore,
     WorkflowRuleRepository,
     WorkflowRuleService,
     ExternalLinkService,

@@ -7,7 +7,8 @@ export interface EmailMessage {
 }
 
 /**
- * Renders the email of a job from the current state of the database, or returns null when the
- * email is obsolete (e.g. the invitation was canceled before the worker got to it).
+ * Renders an email from what its request refers to (the `reference` of its `email_job` row) and
+ * the current state of the database, or returns null when the email is obsolete (e.g. the
+ * invitation was canceled before the worker got to it).
  */
-export type EmailComposer = (data: any) => Promise<EmailMessage | null>;
+export type EmailComposer = (reference: any) => Promise<EmailMessage | null>;

@@ -67,6 +67,20 @@ export function isPermanentSmtpError(err: any): boolean {
 }
 
 /**
+ * Why an email job failed, as BullMQ keeps it (failedReason, shown on the queue dashboard) and as
+ * it is logged: by the SMTP reply code, never the server's text, which quotes the recipient's
+ * address (`SMTP refused the recipient (550)`); other failures as describeSmtpError says them.
+ */
+export function smtpFailureReason(err: any): string {
+  const reply = Number(err?.responseCode);
+  const known = reply >= 200 && reply < 600;
+  if (err?.code === 'EENVELOPE' && known) return `SMTP refused the recipient (${reply})`;
+  if (err?.code === 'EMESSAGE' && known) return `SMTP refused the message (${reply})`;
+  if (err?.code === 'EAUTH') return `SMTP authentication failed${known ? ` (${reply})` : ''}`;
+  return describeSmtpError(err);
+}
+
+/**
  * A short description of an SMTP failure for a delivery record: by its codes, never its message,
  * which may name the server or the addresses.
  */

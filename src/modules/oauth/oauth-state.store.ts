@@ -12,6 +12,8 @@ export interface PendingAuthorization {
   callbackURL: string | null;
   /** Set when a signed-in user started the flow to link the provider account to themselves. */
   linkUserId: string | null;
+  /** The session that started a link: the link is made only while it is still live. */
+  linkSessionId?: string | null;
   /** SHA-256 (hex) of the secret in the browser cookie set at authorize (see OAuthBrowserBinding). */
   browserBinding: string;
 }

@@ -53,11 +53,19 @@ export class OAuthService {
   async authorize(callbackURL: unknown, authorization: unknown): Promise<{ url: string; setCookie: string }> {
     this.oidc.assertEnabled();
     const callback = this.allowedCallback(callbackURL);
-    const linkUserId = await this.linkingUser(authorization);
+    const linking = await this.linkingUser(authorization);
+    if (linking) await this.auth.assertProvenForLastingCredentials(linking.userId);
     const req = { state: generators.state(), nonce: generators.nonce(), codeVerifier: generators.codeVerifier() };
     const url = await this.oidc.authorizationUrl(req);
     const binding = newBrowserBinding();
-    await this.states.put(req.state, { codeVerifier: req.codeVerifier, nonce: req.nonce, callbackURL: callback, linkUserId, browserBinding: binding.hash });
+    await this.states.put(req.state, {
+      codeVerifier: req.codeVerifier,
+      nonce: req.nonce,
+      callbackURL: callback,
+      linkUserId: linking?.userId ?? null,
+      linkSessionId: linking?.sessionId ?? null,
+      browserBinding: binding.hash,
+    });
     return { url, setCookie: this.bindingCookie(req.state, binding.secret) };
   }
 
@@ -79,7 +87,9 @@ export class OAuthService {
     if (typeof query.code !== 'string' || !query.code) throw new BadRequestException('code is required');
     const iss = typeof query.iss === 'string' ? query.iss : undefined;
     const signIn = await this.oidc.exchangeCode({ code: query.code, state, ...(iss ? { iss } : {}) }, { state, nonce: pending.nonce, codeVerifier: pending.codeVerifier });
-    const user = await this.ds.transaction((m) => (pending.linkUserId ? this.link(m, pending.linkUserId, signIn) : this.findOrCreateUser(m, signIn)));
+    const user = await this.ds.transaction((m) =>
+      pending.linkUserId ? this.link(m, pending.linkUserId, pending.linkSessionId ?? null, signIn) : this.findOrCreateUser(m, signIn),
+    );
     const token = await this.auth.createSession(user.id, client);
     let redirectTo: string | null = null;
     if (pending.callbackURL) {
@@ -162,14 +172,14 @@ export class OAuthService {
     }
     let user = await this.users.findByEmail(email, m);
     if (user) {
-      if (await this.accounts.findForUser(user.id, CUSTOM_PROVIDER_ID, m)) {
-        throw new ConflictException('Another OAuth account is already linked to this user');
-      }
       if (!user.emailVerified) {
         // Nobody proved they own this address when the user signed up; the provider now proves the
-        // signer-in does. Credentials set by whoever registered it first stop working, so a user
-        // pre-registered with someone else's address cannot keep access to their account.
+        // signer-in does. Credentials set by whoever registered it first (password, sessions, API
+        // keys, a linked identity) stop working, so a user pre-registered with someone else's
+        // address cannot keep access to their account.
         await this.auth.verifyEmailAndResetCredentials(user.id, m);
+      } else if (await this.accounts.findForUser(user.id, CUSTOM_PROVIDER_ID, m)) {
+        throw new ConflictException('Another OAuth account is already linked to this user');
       }
     } else {
       await this.auth.assertRegistrationOpen(email);
@@ -179,11 +189,18 @@ export class OAuthService {
     return user;
   }
 
-  /** A signed-in user started the flow: attach the provider account to them. */
-  private async link(m: EntityManager, userId: string, { tokens, claims }: ProviderSignIn): Promise<User> {
+  /**
+   * A signed-in user started the flow: attach the provider account to them, if the session that
+   * started it is still live (a password reset or a first verification in between ended it,
+   * docs/accounts.md "When an address is proven") and the address is proven where it can be.
+   */
+  private async link(m: EntityManager, userId: string, sessionId: string | null, { tokens, claims }: ProviderSignIn): Promise<User> {
     await this.accounts.lockProviderAccount(CUSTOM_PROVIDER_ID, claims.sub, m);
+    // After the user row's lock, a proof that ended the session has committed or waits for this link.
+    await this.users.lockSignInMethods(userId, m);
     const user = await this.users.findById(userId, m);
-    if (!user) throw new UnauthorizedException('Unauthorized');
+    if (!user || !sessionId || !(await this.auth.validateSession(sessionId, userId))) throw new UnauthorizedException('Unauthorized');
+    await this.auth.assertProvenForLastingCredentials(userId);
     let account = await this.accounts.findByProviderAccount(CUSTOM_PROVIDER_ID, claims.sub, m);
     if (account && account.userId !== userId) throw new ConflictException('This OAuth account is already linked to another user');
     if (!account) {
@@ -217,8 +234,8 @@ export class OAuthService {
     return url;
   }
 
-  /** The user whose session token came with the authorize request; 401 when a token is there but not valid. */
-  private async linkingUser(authorization: unknown): Promise<string | null> {
+  /** The user and session whose session token came with the authorize request; 401 when a token is there but not valid. */
+  private async linkingUser(authorization: unknown): Promise<{ userId: string; sessionId: string } | null> {
     if (authorization === undefined || authorization === '') return null;
     const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
     let payload: unknown;
@@ -230,7 +247,7 @@ export class OAuthService {
     const { sub, sid } = (payload ?? {}) as { sub?: unknown; sid?: unknown };
     const user = typeof sub === 'string' && typeof sid === 'string' ? await this.auth.validateSession(sid, sub) : null;
     if (!user) throw new UnauthorizedException('Unauthorized');
-    return user.id;
+    return { userId: user.id, sessionId: sid as string };
   }
 }
 

@@ -9,7 +9,7 @@ import { WorkspaceRepository } from './workspace.repository';
 /** Job name (= composer) of the invitation email on the email queue. */
 export const INVITATION_EMAIL_JOB = 'invitation';
 
-/** What an invitation email job carries: ids only, the rest is read when the worker sends. */
+/** What an invitation email request refers to (its `email_job` row, never the queued job): ids only, the rest is read when the worker sends. */
 export interface InvitationEmailJob {
   invitationId: string;
   send: number;

@@ -4,8 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { normalizeEmail } from '../../common/validation/email';
-import { OutboxService } from '../../queue/outbox.service';
-import { QueueName } from '../../queue/queues';
+import { EmailRequestService } from '../mail/email-request.service';
 import { AuthService } from '../auth/auth.service';
 import { UserRepository } from '../auth/user.repository';
 import { InviteMemberDto } from './dto/invitation.dto';
@@ -33,7 +32,7 @@ export class InvitationService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly roles: RoleService,
     private readonly teamService: TeamService,
-    private readonly outbox: OutboxService,
+    private readonly emails: EmailRequestService,
     private readonly auth: AuthService,
     private readonly invitations: InvitationRepository,
     private readonly members: MemberRepository,
@@ -44,7 +43,7 @@ export class InvitationService {
 
   /**
    * Creates a pending invitation (or, with `resend`, extends the pending one) and requests its
-   * email in the same transaction through the outbox: the email exists iff the invitation commits.
+   * email in the same transaction (email_job row and outbox job): the email exists iff the invitation commits.
    */
   async invite(user: AuthUser, scope: ResolvedScope, dto: InviteMemberDto) {
     const workspaceId = scope.workspaceId;
@@ -75,13 +74,8 @@ export class InvitationService {
         if (pending) await this.invitations.setStatus(workspaceId, pending, 'canceled', m);
         inv = await this.invitations.insertPending(workspaceId, { email, role: roles.join(','), inviterId: user.id, teamId, expiresAt, sendCount: 1 }, m);
       }
-      await this.outbox.enqueue(m, {
-        queue: QueueName.Email,
-        name: INVITATION_EMAIL_JOB,
-        // One id per email (send_count grows with each resend): asking twice for a send queues it once.
-        id: `invitation-${inv.id}-${inv.sendCount}`,
-        payload: { invitationId: inv.id, send: inv.sendCount } satisfies InvitationEmailJob,
-      });
+      // The job carries only the random id of the request (docs/decisions-local.md, "Queued emails").
+      await this.emails.request(m, INVITATION_EMAIL_JOB, { invitationId: inv.id, send: inv.sendCount } satisfies InvitationEmailJob);
       return inv;
     });
     return toInvitationRecord(invitation);

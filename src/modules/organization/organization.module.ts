@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ScopeRegistry } from '../../common/permissions/scope-registry';
 import { UserDataModule } from '../auth/user-data.module';
-import { OutboxModule } from '../../queue/outbox.module';
+import { MailModule } from '../mail/mail.module';
 import { InvitationController } from './invitation.controller';
 import { InvitationService } from './invitation.service';
 import { MemberController } from './member.controller';
@@ -16,7 +16,7 @@ import { TeamService } from './team.service';
 
 /** The organization routes (API role). Its tables live in OrganizationDataModule. */
 @Module({
-  imports: [OrganizationDataModule, UserDataModule, OutboxModule],
+  imports: [OrganizationDataModule, UserDataModule, MailModule],
   controllers: [OrganizationController, TeamController, InvitationController, MemberController],
   providers: [OrganizationService, TeamService, InvitationService, MemberService, RoleService],
   exports: [OrganizationService],

@@ -24,9 +24,11 @@ export class TaskBulkController {
   @Get('export/:projectId')
   @ApiAnswer('Task export')
   @RequirePermission('task', 'read', PROJECT)
-  @ApiOperation({ summary: "The project's tasks as JSON, in board order, each with its labels" })
-  export(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string) {
-    return this.transfer.export(scope.workspaceId, projectId);
+  @ApiOperation({
+    summary: "The project's tasks as JSON, in board order, each with its labels (labels: null for an API key without the label:read scope)",
+  })
+  export(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string) {
+    return this.transfer.export(scope.workspaceId, projectId, user);
   }
 
   @Post('import/:projectId')

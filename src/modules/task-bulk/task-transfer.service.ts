@@ -26,7 +26,8 @@ export interface ExportedTask {
   dueDate: string | null;
   startDate: string | null;
   userId: string | null;
-  labels: { name: string; color: string }[];
+  /** null when the caller's API key lacks `label:read` (docs/decisions-local.md, "Access rules" 5). */
+  labels: { name: string; color: string }[] | null;
 }
 
 export interface ExportAnswer {
@@ -67,8 +68,12 @@ export class TaskTransferService {
     private readonly labels: LabelService,
   ) {}
 
-  /** The project's tasks in board order: by column, then `planned`, then `archived`; within each by position. */
-  async export(workspaceId: string, projectId: string): Promise<ExportAnswer> {
+  /**
+   * The project's tasks in board order: by column, then `planned`, then `archived`; within each by
+   * position. Labels are another resource: an API key without `label:read` gets `labels: null`
+   * (docs/decisions-local.md, "Access rules" 5); sessions and unscoped keys see them.
+   */
+  async export(workspaceId: string, projectId: string, user: AuthUser): Promise<ExportAnswer> {
     const project = await this.projects.get(workspaceId, projectId);
     const [slugs, rows] = await Promise.all([this.tasks.statusSlugs(workspaceId, projectId), this.tasks.allInProject(workspaceId, projectId)]);
     const order = new Map([...slugs, ...VIRTUAL_STATUSES].map((s, i) => [s, i]));
@@ -77,10 +82,14 @@ export class TaskTransferService {
       .map((r, i) => ({ r, i }))
       .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
       .map((e) => e.r);
-    const labels = await this.labels.onTasks(
-      workspaceId,
-      sorted.map((r) => r.id),
-    );
+    const keyScopes = user.apiKey?.permissions;
+    const showLabels = !keyScopes || keyScopeAllows(keyScopes, 'label', 'read');
+    const labels = showLabels
+      ? await this.labels.onTasks(
+          workspaceId,
+          sorted.map((r) => r.id),
+        )
+      : null;
     return {
       project: { name: project.name, slug: project.slug, description: project.description, exportedAt: new Date().toISOString() },
       tasks: sorted.map((r) => {
@@ -93,7 +102,7 @@ export class TaskTransferService {
           dueDate: t.dueDate,
           startDate: t.startDate,
           userId: t.userId,
-          labels: (labels.get(r.id) ?? []).map((l) => ({ name: l.name, color: l.color })),
+          labels: labels ? (labels.get(r.id) ?? []).map((l) => ({ name: l.name, color: l.color })) : null,
         };
       }),
     };

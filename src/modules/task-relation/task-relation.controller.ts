@@ -31,9 +31,11 @@ export class TaskRelationController {
   @Get(':taskId')
   @ApiAnswer('Task relation list item[] (oldest first)')
   @RequirePermission('task', 'read', { kind: 'task', from: 'params', key: 'taskId' })
-  @ApiOperation({ summary: 'The relations the task is either end of, each with both tasks' })
-  list(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
-    return this.relations.listOfTask(scope.workspaceId, taskId);
+  @ApiOperation({
+    summary: "The relations the task is either end of, each with both tasks (assigneeName: null for an API key without the workspace:read scope, which governs people's names)",
+  })
+  list(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('taskId', Id('Task')) taskId: string) {
+    return this.relations.listOfTask(scope.workspaceId, taskId, user);
   }
 
   @Delete(':id')

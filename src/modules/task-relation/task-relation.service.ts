@@ -1,4 +1,5 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isForeignKeyViolation, isUniqueViolation } from '../../database/sql';
 import { UserRepository } from '../auth/user.repository';
@@ -38,13 +39,19 @@ export class TaskRelationService {
     }
   }
 
-  /** The relations the task is either end of, oldest first, each with both tasks. */
-  async listOfTask(workspaceId: string, taskId: string): Promise<TaskRelationListItem[]> {
+  /**
+   * The relations the task is either end of, oldest first, each with both tasks. Names of people
+   * belong to the workspace's members (read with `workspace:read`): an API key without that scope
+   * gets `assigneeName: null`, the assignee's id only (docs/decisions-local.md, "Access rules" 5).
+   */
+  async listOfTask(workspaceId: string, taskId: string, user: AuthUser): Promise<TaskRelationListItem[]> {
     const found = await this.relations.listOfTask(workspaceId, taskId);
     if (!found.length) return [];
     const ids = [...new Set(found.flatMap((r) => [r.source_task_id, r.target_task_id]))];
     const tasks = new Map((await this.tasks.findManyInWorkspace(workspaceId, ids)).map((t) => [t.id, t]));
-    const assigneeIds = [...new Set([...tasks.values()].map((t) => t.user_id).filter((id): id is string => id !== null))];
+    const keyScopes = user.apiKey?.permissions;
+    const showPeople = !keyScopes || keyScopeAllows(keyScopes, 'workspace', 'read');
+    const assigneeIds = showPeople ? [...new Set([...tasks.values()].map((t) => t.user_id).filter((id): id is string => id !== null))] : [];
     const names = new Map((await this.users.findByIds(assigneeIds)).map((u) => [u.id, u.name]));
     const end = (id: string) => {
       const t = tasks.get(id)!;

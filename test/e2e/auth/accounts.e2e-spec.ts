@@ -57,12 +57,17 @@ function tokenLink(m: ReceivedMail): URL {
 /** The link as the app itself serves it (the emails name the public address). */
 const local = (link: URL) => link.pathname.replace(/^\/api/, '') + link.search;
 
-/** A user who signed up and followed the verification email's link. */
+/**
+ * A user who signed up, followed the verification email's link and signed in again (the proof
+ * ended the sign-up's session): `token` is the session made after the proof.
+ */
 async function verifiedUser(name = 'verified'): Promise<Auth & { password: string }> {
   const u = await t.api.signUp({ email: address(name) });
   const verify = await t.api.get(local(tokenLink(await mail(u.user.email, VERIFY_SUBJECT))));
   expect(verify.status).toBe(200);
-  return u;
+  const signIn = await t.api.post('/auth/sign-in/email', { email: u.user.email, password: u.password });
+  expect(signIn.status).toBe(200);
+  return { ...u, token: signIn.body.token, user: signIn.body.user };
 }
 
 /** Requests a reset for the user and answers the token of its email. */
@@ -76,11 +81,18 @@ function emailQueue(app: TestApp): Queue {
   return new Queue(QueueName.Email, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${app.queuePrefix}:bull` });
 }
 
+/** The ids of the email jobs of kind `name` for `email` (the jobs carry only the id of their email_job row). */
+async function emailJobIds(app: TestApp, name: string, email: string): Promise<Set<string>> {
+  const rows = await sql(app.databaseUrl, `SELECT id FROM email_job WHERE kind = $1 AND reference->>'email' = $2`, [name, email]);
+  return new Set(rows.map((r) => r.id));
+}
+
 /** The finished email job named `name` for `email`. */
 function finishedJobFor(queue: Queue, name: string, email: string): Promise<Job> {
   return until(`the ${name} job for ${email} to finish`, async () => {
+    const ids = await emailJobIds(t, name, email);
     const jobs = await queue.getJobs(['completed', 'failed']);
-    return jobs.find((j) => j.name === name && j.data?.email === email && j.finishedOn) ?? null;
+    return jobs.find((j) => j.name === name && ids.has(j.id!) && j.finishedOn) ?? null;
   });
 }
 
@@ -109,8 +121,11 @@ describe('email verification', () => {
     const verify = await t.api.get(local(link));
     expect(verify.status).toBe(200);
     expect(verify.body).toEqual({ status: true, user: { ...signUp.body.user, emailVerified: true, updatedAt: expect.any(String) } });
-    const session = await t.api.get('/auth/get-session', signUp.body.token);
-    expect(session.body.user.emailVerified).toBe(true);
+    // The first proof of the address ends the session made before it (docs/accounts.md, "When an
+    // address is proven"); signing in again shows the address verified.
+    expect((await t.api.get('/auth/get-session', signUp.body.token)).status).toBe(401);
+    const signIn = await t.api.post('/auth/sign-in/email', { email, password: 'correct horse' });
+    expect(signIn.body.user.emailVerified).toBe(true);
 
     const again = await t.api.get(local(link));
     expect([again.status, again.body]).toEqual([400, { message: 'Invalid or expired token' }]);
@@ -136,7 +151,8 @@ describe('email verification', () => {
     const redirected = await t.api.get(local(second));
     expect(redirected.status).toBe(302);
     expect(redirected.headers.get('location')).toBe(`${CLIENT_URL}/welcome?from=mail`);
-    expect((await t.api.get('/auth/get-session', u.token)).body.user.emailVerified).toBe(true);
+    const [row] = await sql(t.databaseUrl, `SELECT email_verified FROM "user" WHERE id = $1`, [u.user.id]);
+    expect(row.email_verified).toBe(true);
   });
 
   it('refuses a callbackURL on another origin when the email is requested', async () => {
@@ -177,7 +193,8 @@ describe('email verification', () => {
       const res = await t.api.post('/auth/send-verification-email', { email: u.user.email });
       expect([res.status, res.body]).toEqual([200, { status: true }]);
       const jobs = await until('both verify-email jobs to finish', async () => {
-        const done = (await queue.getJobs(['completed', 'failed'])).filter((j) => j.name === 'verify-email' && j.data?.email === u.user.email && j.finishedOn);
+        const ids = await emailJobIds(t, 'verify-email', u.user.email);
+        const done = (await queue.getJobs(['completed', 'failed'])).filter((j) => j.name === 'verify-email' && ids.has(j.id!) && j.finishedOn);
         return done.length === 2 ? done : null;
       });
       expect(jobs.map((j) => j.returnvalue).filter((r) => 'skipped' in r)).toEqual([{ skipped: 'obsolete' }]);
@@ -188,11 +205,66 @@ describe('email verification', () => {
   });
 });
 
+/** Stores an API key for the user straight in the table (as a key made before a rule existed); answers the key. */
+async function plantApiKey(userId: string): Promise<string> {
+  const key = `tdm_${randomBytes(32).toString('base64url')}`;
+  await sql(t.databaseUrl, `INSERT INTO api_key (user_id, name, start, key_hash) VALUES ($1, 'planted', $2, $3)`, [userId, key.slice(0, 10), sha256(key)]);
+  return key;
+}
+
+/** Links an outside sign-in identity to the user straight in the table (this app has no OpenID provider). */
+async function plantIdentity(userId: string): Promise<void> {
+  await sql(t.databaseUrl, `INSERT INTO account (user_id, provider_id, account_id) VALUES ($1, 'custom', $2)`, [userId, `sub-${randomBytes(6).toString('hex')}`]);
+}
+
+describe('proving an address ends what was made before the proof', () => {
+  it('an unverified address gets no API key and no linked identity while mail is configured; a verified one does', async () => {
+    const u = await t.api.signUp({ email: address('squatter') });
+    const refused = await t.api.post('/auth/api-key/create', { name: 'planted' }, u.token);
+    expect([refused.status, refused.body]).toEqual([403, { message: 'Email not verified' }]);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM api_key WHERE user_id = $1`, [u.user.id])).toHaveLength(0);
+
+    const owner = await verifiedUser('owner');
+    const created = await t.api.post('/auth/api-key/create', { name: 'mine' }, owner.token);
+    expect(created.status).toBe(200);
+  });
+
+  it('the first verification ends the sessions, API keys (and keys minted from them) and linked identities made before it', async () => {
+    const u = await t.api.signUp({ email: address('early'), password: 'early password' });
+    const second = (await t.api.post('/auth/sign-in/email', { email: u.user.email, password: 'early password' })).body.token as string;
+    const key = await plantApiKey(u.user.id);
+    await plantIdentity(u.user.id);
+    expect((await t.api.get('/auth/get-session', key)).status).toBe(200);
+
+    const verify = await t.api.get(local(tokenLink(await mail(u.user.email, VERIFY_SUBJECT))));
+    expect(verify.status).toBe(200);
+    for (const old of [u.token, second, key]) expect((await t.api.get('/auth/get-session', old)).status).toBe(401);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM account WHERE user_id = $1`, [u.user.id])).toHaveLength(0);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM api_key WHERE user_id = $1`, [u.user.id])).toHaveLength(0);
+
+    // What is made after the proof stays when the address is verified again (nothing new is proven).
+    const after = (await t.api.post('/auth/sign-in/email', { email: u.user.email, password: 'early password' })).body.token as string;
+    const kept = (await t.api.post('/auth/api-key/create', { name: 'after' }, after)).body.key as string;
+    await sql(t.databaseUrl, `INSERT INTO user_token (user_id, purpose, token_hash, email, expires_at) VALUES ($1, 'verify-email', $2, $3, now() + interval '1 hour')`, [
+      u.user.id,
+      sha256('second-proof-token'),
+      u.user.email,
+    ]);
+    expect((await t.api.get('/auth/verify-email?token=second-proof-token')).status).toBe(200);
+    expect((await t.api.get('/auth/get-session', after)).status).toBe(200);
+    expect((await t.api.get('/auth/get-session', kept)).status).toBe(200);
+  });
+});
+
 describe('password reset', () => {
-  it('a reset sets the new password, revokes every session, keeps API keys, and works once', async () => {
-    const u = await t.api.signUp({ email: address('forgetful'), password: 'old password 1' });
-    const second = await t.api.post('/auth/sign-in/email', { email: u.user.email, password: 'old password 1' });
-    const key = (await t.api.post('/auth/api-key/create', { name: 'ci' }, u.token)).body.key as string;
+  it('a reset sets the new password, ends every session, API key and linked identity made before it, and works once', async () => {
+    const u = await verifiedUser('forgetful');
+    const first = u.token;
+    const second = await t.api.post('/auth/sign-in/email', { email: u.user.email, password: u.password });
+    const key = (await t.api.post('/auth/api-key/create', { name: 'ci' }, first)).body.key as string;
+    const minted = (await t.api.post('/auth/api-key/create', { name: 'minted' }, key)).body.key as string;
+    await plantIdentity(u.user.id);
+    expect((await t.api.get('/auth/get-session', minted)).status).toBe(200);
 
     const token = await resetToken(u.user.email);
     const link = tokenLink(await mail(u.user.email, RESET_SUBJECT));
@@ -206,12 +278,12 @@ describe('password reset', () => {
     const reset = await t.api.post('/auth/reset-password', { newPassword: 'new password 2', token });
     expect([reset.status, reset.body]).toEqual([200, { status: true }]);
 
-    for (const old of [u.token, second.body.token]) {
+    for (const old of [first, second.body.token, key, minted]) {
       const res = await t.api.get('/auth/get-session', old);
       expect([res.status, res.body]).toEqual([401, { message: 'Unauthorized' }]);
     }
-    expect((await t.api.get('/auth/get-session', key)).status).toBe(200);
-    expect((await t.api.post('/auth/sign-in/email', { email: u.user.email, password: 'old password 1' })).status).toBe(401);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM account WHERE user_id = $1`, [u.user.id])).toHaveLength(0);
+    expect((await t.api.post('/auth/sign-in/email', { email: u.user.email, password: u.password })).status).toBe(401);
     const signIn = await t.api.post('/auth/sign-in/email', { email: u.user.email, password: 'new password 2' });
     expect(signIn.status).toBe(200);
     // The link came to the address: it counts as verified.
@@ -286,16 +358,16 @@ describe('change password', () => {
     expect((await t.api.post('/auth/change-password', { currentPassword: 'first password', newPassword: 'x'.repeat(8) })).status).toBe(401);
   });
 
-  it('changes the password; other sessions stay unless revokeOtherSessions, the calling one always stays', async () => {
+  it('changes the password; other sessions end unless revokeOtherSessions is false, the calling one always stays', async () => {
     const u = await t.api.signUp({ password: 'first password' });
     const other = (await t.api.post('/auth/sign-in/email', { email: u.user.email, password: 'first password' })).body.token;
 
-    const keep = await t.api.post('/auth/change-password', { currentPassword: 'first password', newPassword: 'second password' }, u.token);
+    const keep = await t.api.post('/auth/change-password', { currentPassword: 'first password', newPassword: 'second password', revokeOtherSessions: false }, u.token);
     expect(keep.status).toBe(200);
     expect(keep.body).toEqual({ token: u.token, user: { ...u.user, emailVerified: false, updatedAt: expect.any(String) } });
     expect((await t.api.get('/auth/get-session', other)).status).toBe(200);
 
-    const revoke = await t.api.post('/auth/change-password', { currentPassword: 'second password', newPassword: 'third password', revokeOtherSessions: true }, u.token);
+    const revoke = await t.api.post('/auth/change-password', { currentPassword: 'second password', newPassword: 'third password' }, u.token);
     expect(revoke.status).toBe(200);
     expect(revoke.body.token).toBe(u.token);
     expect((await t.api.get('/auth/get-session', other)).status).toBe(401);
@@ -372,7 +444,7 @@ describe('sessions', () => {
   });
 
   it('an API key limited by permissions may not touch sessions or the password', async () => {
-    const u = await t.api.signUp();
+    const u = await verifiedUser('scoped');
     const key = (await t.api.post('/auth/api-key/create', { permissions: { task: ['read'] } }, u.token)).body.key;
     const calls: [string, string, unknown][] = [
       ['GET', '/auth/list-sessions', undefined],
@@ -449,12 +521,18 @@ describe('API role alone: the same work for known and unknown addresses, counted
     answers.push(await api.api.post('/auth/send-verification-email', { email: known.user.email }));
     answers.push(await api.api.post('/auth/send-verification-email', { email: unknown }));
     expect(answers.map((r) => [r.status, r.body])).toEqual(Array(4).fill([200, { status: true }]));
-    const jobs = await sql(api.databaseUrl, `SELECT queue, name, payload FROM outbox ORDER BY created_at, name`);
+    // Each job carries only the random id of its email request, which holds the address.
+    const jobs = await sql(
+      api.databaseUrl,
+      `SELECT o.queue, o.name, o.payload = jsonb_build_object('emailJobId', j.id) AS "onlyId", j.kind, j.reference
+         FROM outbox o LEFT JOIN email_job j ON j.id::text = o.id ORDER BY o.created_at, o.name`,
+    );
+    const job = (name: string, reference: object) => ({ queue: 'email', name, onlyId: true, kind: name, reference });
     expect(jobs).toEqual([
-      { queue: 'email', name: 'reset-password', payload: { email: known.user.email, redirectTo: null } },
-      { queue: 'email', name: 'reset-password', payload: { email: unknown, redirectTo: null } },
-      { queue: 'email', name: 'verify-email', payload: { email: known.user.email, callbackURL: null } },
-      { queue: 'email', name: 'verify-email', payload: { email: unknown, callbackURL: null } },
+      job('reset-password', { email: known.user.email, redirectTo: null }),
+      job('reset-password', { email: unknown, redirectTo: null }),
+      job('verify-email', { email: known.user.email, callbackURL: null }),
+      job('verify-email', { email: unknown, callbackURL: null }),
     ]);
     // No token exists before the worker sends an email.
     expect(await sql(api.databaseUrl, `SELECT 1 FROM user_token`)).toEqual([]);

@@ -137,6 +137,7 @@ describe('API keys', () => {
       start: created.body.key.slice(0, 10),
       key: expect.stringMatching(/^tdm_/),
       permissions: null,
+      parentKeyId: null,
       createdAt: expect.any(String),
       expiresAt: null,
     });

@@ -331,6 +331,61 @@ describe('inbound selfgit webhook: what is refused', () => {
   });
 });
 
+describe('inbound selfgit webhook: links from the payload', () => {
+  it('javascript: and other non-http(s) links of comments, avatars, issues, pull requests and branches are stored as null; https links are kept', async () => {
+    const { owner, send, repo, repository, slug } = await linked();
+    const evil = 'javascript:alert(1)';
+    const i: FakeIssue = { number: 11, title: 'Links' };
+    const issueJson = { ...git.issueJson(repo, i), html_url: evil };
+    const comment = (id: number, htmlUrl: unknown, avatarUrl: unknown) => ({
+      action: 'created',
+      issue: issueJson,
+      comment: { id, body: `Comment ${id}`, user: { login: `user${id}`, avatar_url: avatarUrl }, html_url: htmlUrl },
+      repository,
+      is_pull: false,
+    });
+    const created = await send('issue_comment', comment(1, evil, evil));
+    expect(created.body.outcome).toBe('applied');
+    const taskId = created.body.taskIds[0];
+    await send('issue_comment', comment(2, 'data:text/html,<script>alert(1)</script>', '//evil.example/a.png'));
+    await send('issue_comment', comment(3, `https://git.example/${'a'.repeat(2100)}`, ' JavaScript:alert(1)'));
+    await send('issue_comment', comment(4, 'https://git.example/acme/x/issues/11#issuecomment-4', 'https://git.example/avatars/user4'));
+
+    const comments = (await t.api.get(`/comment/${taskId}`, owner.token)).body;
+    expect(comments.map((c: any) => [c.content, c.externalUserName, c.externalUrl, c.externalUserAvatar])).toEqual([
+      ['Comment 1', 'user1', null, null],
+      ['Comment 2', 'user2', null, null],
+      ['Comment 3', 'user3', null, null],
+      ['Comment 4', 'user4', 'https://git.example/acme/x/issues/11#issuecomment-4', 'https://git.example/avatars/user4'],
+    ]);
+
+    // A pull request and a push naming the task: links with javascript: pages have no url; an https one keeps it.
+    const branch = `${slug}-1-links`;
+    const pr = (number: number, htmlUrl: string) => {
+      const opened = pull(repository, 'opened', number, branch);
+      return { ...opened, pull_request: { ...opened.pull_request, html_url: htmlUrl } };
+    };
+    expect((await send('pull_request', pr(21, evil))).body.taskIds).toEqual([taskId]);
+    await send('pull_request', pr(22, 'https://git.example/acme/x/pulls/22'));
+    await send('push', push({ ...(repository as object), html_url: evil }, branch));
+    const links = (await t.api.get(`/external-link/task/${taskId}`, owner.token)).body;
+    expect(links.map((l: any) => [l.resourceType, l.externalId, l.url])).toEqual([
+      ['issue', '11', null],
+      ['pull_request', '21', null],
+      ['pull_request', '22', 'https://git.example/acme/x/pulls/22'],
+      ['branch', branch, null],
+    ]);
+    expect(JSON.stringify({ comments, links }).toLowerCase()).not.toMatch(/javascript:|data:/);
+    // Nothing of them is in the database either.
+    const stored = await sql(
+      t.databaseUrl,
+      `SELECT url FROM external_link WHERE task_id = $1 UNION ALL SELECT external_url FROM activity WHERE task_id = $1 UNION ALL SELECT external_user_avatar FROM activity WHERE task_id = $1`,
+      [taskId],
+    );
+    expect(stored.map((r) => r.url).filter((u) => u !== null && !u.startsWith('https://git.example/'))).toEqual([]);
+  });
+});
+
 describe('a change made by the webhook reaches the project integrations', () => {
   it('a status change from a pull request is delivered to the generic webhook and the messenger chat, with no user as actor', async () => {
     const { owner, project, send, repository, slug, hookPath, chatPath } = await linked({ hooks: true });

@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
-import { appKeyPair, FakeHostedgit, FakeIssue, FakeSelfgit, sendHostedgitWebhook, sendSelfgitWebhook } from '../../support/git-hosts';
+import { appKeyPair, FakeHostedgit, FakeIssue, FakeSelfgit, hostedgitAppEnv, linkHostedgit, sendHostedgitWebhook, sendSelfgitWebhook } from '../../support/git-hosts';
 import { createProject, createTask, MISSING_ID, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /**
@@ -21,12 +21,7 @@ beforeAll(async () => {
   await Promise.all([selfgit.start(), hostedgit.start()]);
   selfgit.addUser(TOKEN, 'ada');
   hostedgit.installations.add(INSTALLATION);
-  t = await startTestApp({
-    HOSTEDGIT_WEBHOOK_SECRET: SECRET,
-    HOSTEDGIT_APP_ID: APP_ID,
-    HOSTEDGIT_APP_PRIVATE_KEY: keys.privateKey.replace(/\n/g, '\\n'),
-    HOSTEDGIT_API_BASE_URL: hostedgit.url,
-  });
+  t = await startTestApp({ HOSTEDGIT_WEBHOOK_SECRET: SECRET, ...hostedgitAppEnv(hostedgit, keys.privateKey) });
 });
 afterAll(async () => {
   await t?.close();
@@ -70,7 +65,8 @@ async function selfgitBoard() {
 async function hostedgitBoard() {
   const b = await board();
   const name = `wf-${n}`;
-  const res = await t.api.post(`/hostedgit-integration/project/${b.project.id}`, { repositoryOwner: 'Octo', repositoryName: name, installationId: INSTALLATION }, b.owner.token);
+  hostedgit.addRepo('Octo', name, INSTALLATION, { [`admin-${name}`]: 'admin' });
+  const res = await linkHostedgit(t.api, hostedgit, b.owner.token, b.project.id, { repositoryOwner: 'Octo', repositoryName: name }, `admin-${name}`);
   expect(res.status).toBe(200);
   const repository = { id: 1000 + n, name, full_name: `Octo/${name}`, owner: { login: 'Octo' }, html_url: `https://hosted.example/Octo/${name}` };
   const send = (event: string, payload: Record<string, unknown>) =>

@@ -124,7 +124,14 @@ describe('custom OAuth sign-in', () => {
     expect(ttl).toBeGreaterThanOrEqual(10 * 60_000 - elapsed);
     expect(ttl).toBeLessThanOrEqual(10 * 60_000);
     const stored = JSON.parse((await redis.get(key))!);
-    expect(stored).toEqual({ codeVerifier: expect.any(String), nonce: q.get('nonce'), callbackURL: null, linkUserId: null, browserBinding: expect.any(String) });
+    expect(stored).toEqual({
+      codeVerifier: expect.any(String),
+      nonce: q.get('nonce'),
+      callbackURL: null,
+      linkUserId: null,
+      linkSessionId: null,
+      browserBinding: expect.any(String),
+    });
   });
 
   it('signs a new user in, stores the provider account encrypted, and serves a verifiable id token', async () => {
@@ -443,6 +450,39 @@ describe('linking the provider to a signed-in account', () => {
     expect(res.body).toEqual({ message: 'Another OAuth account is already linked to this user' });
   });
 
+  it("a pre-registered account: the address's owner signing in through the provider ends the squatter's key and linked identity", async () => {
+    // Someone signs up with an address they do not own, makes a key and links their own provider account.
+    const squatter = await t.api.signUp();
+    const key = (await t.api.post('/auth/api-key/create', { name: 'planted' }, squatter.token)).body.key as string;
+    const theirs = providerUser();
+    expect((await signInWithProvider(t, theirs.login, { token: squatter.token })).res.status).toBe(200);
+
+    // The owner of the address signs in with a provider account that proves it.
+    const owner = providerUser({ email: squatter.user.email });
+    const { res } = await signInWithProvider(t, owner.login);
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(squatter.user.id);
+    expect((await t.api.get('/auth/get-session', key)).status).toBe(401);
+    expect(await sql(t.databaseUrl, `SELECT account_id FROM account WHERE user_id = $1`, [squatter.user.id])).toEqual([{ account_id: owner.login }]);
+    // The squatter's provider account no longer signs in as the owner.
+    const again = await signInWithProvider(t, theirs.login);
+    expect(again.res.status).toBe(200);
+    expect(again.res.body.user.id).not.toBe(squatter.user.id);
+  });
+
+  it('links nothing when the session that started the flow ended before the callback', async () => {
+    const local = await t.api.signUp();
+    const p = providerUser();
+    const browser = new Browser();
+    const authUrl = await authorize(t, browser, { token: local.token });
+    const redirect = await loginAtProvider(authUrl.href, p.login, REDIRECT_URI);
+    // Meanwhile the session ends (a sign-out here; a password reset or a first verification does the same).
+    expect((await t.api.post('/auth/sign-out', {}, local.token)).status).toBe(200);
+    const res = await callback(t, redirect, browser);
+    expect([res.status, res.body]).toEqual([401, { message: 'Unauthorized' }]);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM account WHERE user_id = $1`, [local.user.id])).toHaveLength(0);
+  });
+
   it('answers 401 at authorize when the bearer token is not a valid session', async () => {
     const local = await t.api.signUp();
     await t.api.post('/auth/sign-out', {}, local.token);
@@ -586,6 +626,24 @@ describe('a provider that is down at boot', () => {
     const signedIn = await signInWithProvider(app, stranger.login);
     expect(signedIn.res.status).toBe(200);
     expect(signedIn.res.body.user.email).toBe(stranger.email);
+  });
+});
+
+describe('with mail configured (an address can be proven)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // Nothing listens on port 1: the emails are never sent, which this test does not need.
+    app = await startTestApp({ ...oauthEnv(provider), SMTP_HOST: '127.0.0.1', SMTP_PORT: '1' });
+  });
+  afterAll(() => app?.close());
+
+  it('an unverified address may not link a provider account or make an API key', async () => {
+    const u = await app.api.signUp();
+    const res = await app.api.get('/auth/oauth2/authorize/custom', u.token);
+    expect([res.status, res.body]).toEqual([403, { message: 'Email not verified' }]);
+    const key = await app.api.post('/auth/api-key/create', { name: 'planted' }, u.token);
+    expect([key.status, key.body]).toEqual([403, { message: 'Email not verified' }]);
+    expect(await sql(app.databaseUrl, `SELECT 1 FROM api_key WHERE user_id = $1`, [u.user.id])).toHaveLength(0);
   });
 });
 

@@ -35,6 +35,27 @@ async function finishedJob(queue: Queue, jobId: string): Promise<Job> {
 
 const outboxRows = (t: TestApp, jobId: string) => sql(t.databaseUrl, `SELECT id FROM outbox WHERE id = $1`, [jobId]);
 
+/** The job id of an invitation's email: the random id of its email request (docs/decisions-local.md, "Queued emails"). */
+async function invitationJobId(t: TestApp, invitationId: string, send = 1): Promise<string> {
+  const rows = await sql(t.databaseUrl, `SELECT id FROM email_job WHERE kind = 'invitation' AND reference->>'invitationId' = $1 AND reference->>'send' = $2`, [
+    invitationId,
+    String(send),
+  ]);
+  expect(rows).toHaveLength(1);
+  return rows[0].id;
+}
+
+/** Asks for an invitation's first email straight in the tables, as invite-member does: its email request, then the outbox row of its job. */
+async function requestInvitationEmail(t: TestApp, invitationId: string): Promise<string> {
+  const [{ id }] = await sql(t.databaseUrl, `INSERT INTO email_job (kind, reference) VALUES ('invitation', $1) RETURNING id`, [JSON.stringify({ invitationId, send: 1 })]);
+  await relayAgain(t, id);
+  return id;
+}
+
+/** Writes the outbox row of email job `id` (again). */
+const relayAgain = (t: TestApp, id: string) =>
+  sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [id, JSON.stringify({ emailJobId: id })]);
+
 /**
  * Counts the outbox relay's batches (the app runs in this process) that started after mark() and
  * then failed: a failure of such a batch means the relay saw the rows committed before mark()
@@ -104,11 +125,7 @@ describe('SMTP with credentials', () => {
          VALUES ($1, $2, 'member', 'canceled', $3, now() + interval '1 day', 1) RETURNING id`,
         [ws.id, to, owner.user.id],
       );
-      await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
-        `invitation-${inv.id}-1`,
-        JSON.stringify({ invitationId: inv.id, send: 1 }),
-      ]);
-      const job = await finishedJob(queue, `invitation-${inv.id}-1`);
+      const job = await finishedJob(queue, await requestInvitationEmail(t, inv.id));
       expect(job.returnvalue).toEqual({ skipped: 'obsolete' });
       expect(smtp.to(to)).toHaveLength(0);
     } finally {
@@ -143,7 +160,7 @@ describe('SMTP hanging, then down, then up', () => {
       const { owner, ws } = await ownerAndWorkspace(t);
       inv = await t.api.post(`${ORG}/invite-member`, { email: to, role: 'member', organizationId: ws.id }, owner.token);
       expect(inv.status).toBe(200);
-      jobId = `invitation-${inv.body.id}-1`;
+      jobId = await invitationJobId(t, inv.body.id);
 
       // The worker's first send is under way and cannot end before the server speaks: the answer
       // above did not wait for it. (The owner's sign-up verification email may hold the first
@@ -164,8 +181,9 @@ describe('SMTP hanging, then down, then up', () => {
       return job && job.attemptsMade >= 1 ? job : null;
     });
     expect(failed.attemptsMade).toBe(1);
-    // nodemailer's pool tries the message again on a new connection, which the closed port refuses.
-    expect(failed.failedReason).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
+    // nodemailer's pool tries the message again on a new connection, which the closed port refuses;
+    // the reason is told without the server's words (docs/decisions-local.md, "Email worker").
+    expect(failed.failedReason).toBe('SMTP server refused the connection');
     expect(await failed.getState()).toBe('delayed');
     expect(smtp.mails).toHaveLength(0);
 
@@ -197,7 +215,7 @@ describe('without SMTP configured', () => {
     const inv = await t.api.post(`${ORG}/invite-member`, { email: email(), role: 'member', organizationId: ws.id }, owner.token);
     expect(inv.status).toBe(200);
     expect(inv.body.status).toBe('pending');
-    const job = await finishedJob(queue, `invitation-${inv.body.id}-1`);
+    const job = await finishedJob(queue, await invitationJobId(t, inv.body.id));
     expect(await job.getState()).toBe('completed');
     expect(job.returnvalue).toEqual({ skipped: 'smtp-not-configured' });
     expect((await t.api.get('/health')).status).toBe(200);
@@ -212,22 +230,16 @@ describe('without SMTP configured', () => {
        VALUES ($1, $2, 'member', 'pending', $3, now() + interval '1 day', 1) RETURNING id`,
       [ws.id, email(), owner.user.id],
     );
-    await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
-      `invitation-${inv.id}-1`,
-      JSON.stringify({ invitationId: inv.id, send: 1 }),
-    ]);
-    const job = await finishedJob(queue, `invitation-${inv.id}-1`);
-    expect(job.data).toEqual({ invitationId: inv.id, send: 1 });
+    const jobId = await requestInvitationEmail(t, inv.id);
+    const job = await finishedJob(queue, jobId);
+    expect(job.data).toEqual({ emailJobId: jobId });
     // The relay deletes the row when its transaction commits, which may come after the job ran.
-    await until('the outbox row to be deleted', async () => (await outboxRows(t, `invitation-${inv.id}-1`)).length === 0);
+    await until('the outbox row to be deleted', async () => (await outboxRows(t, jobId)).length === 0);
 
     // Relaying the same job id again (a lost delete) adds nothing.
-    await sql(t.databaseUrl, `INSERT INTO outbox (queue, name, id, payload) VALUES ('email', 'invitation', $1, $2)`, [
-      `invitation-${inv.id}-1`,
-      JSON.stringify({ invitationId: inv.id, send: 1 }),
-    ]);
-    await until('the outbox row to be relayed again', async () => (await outboxRows(t, `invitation-${inv.id}-1`)).length === 0);
-    expect((await queue.getJobs(['completed', 'waiting', 'active', 'delayed'])).filter((j) => j.id === `invitation-${inv.id}-1`)).toHaveLength(1);
+    await relayAgain(t, jobId);
+    await until('the outbox row to be relayed again', async () => (await outboxRows(t, jobId)).length === 0);
+    expect((await queue.getJobs(['completed', 'waiting', 'active', 'delayed'])).filter((j) => j.id === jobId)).toHaveLength(1);
   });
 
   it('rate limits invitations per user with 429 {message} and Retry-After', async () => {
@@ -277,7 +289,7 @@ describe('Redis outage', () => {
       const inv = await t.api.post(`${ORG}/invite-member`, { email: to, role: 'member', organizationId: ws.id }, owner.token);
       expect(inv.status).toBe(200);
       expect(inv.body.status).toBe('pending');
-      const jobId = `invitation-${inv.body.id}-1`;
+      const jobId = await invitationJobId(t, inv.body.id);
 
       // The relay tries to hand the committed request to the queue and fails; the request stays in Postgres.
       relay.mark();
@@ -295,7 +307,7 @@ describe('Redis outage', () => {
       // The relay deletes the row when its transaction commits, which may come after the send.
       await until('the outbox row to be deleted', async () => (await outboxRows(t, jobId)).length === 0);
       const jobs = await queue.getJobs(['completed', 'failed', 'waiting', 'active', 'delayed']);
-      expect(jobs.filter((j) => j.id!.startsWith(`invitation-${inv.body.id}-`)).map((j) => j.id)).toEqual([jobId]);
+      expect(jobs.filter((j) => j.name === 'invitation').map((j) => j.id)).toEqual([jobId]);
       expect(smtp.to(to)).toHaveLength(1);
     } finally {
       relay.restore();

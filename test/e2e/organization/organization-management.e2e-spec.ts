@@ -228,7 +228,7 @@ describe('invite-member and the invitation email', () => {
     expect(mail.parsed.html).toContain(`href="${link}"`);
     expect(mail.parsed.html).toContain(`<strong>${ws.name}</strong>`);
     // The outbox row was relayed and removed.
-    const left = await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = $1`, [`invitation-${res.body.id}-1`]);
+    const left = await sql(t.databaseUrl, `SELECT 1 FROM outbox o JOIN email_job j ON j.id::text = o.id WHERE j.reference->>'invitationId' = $1`, [res.body.id]);
     expect(left).toHaveLength(0);
   });
 

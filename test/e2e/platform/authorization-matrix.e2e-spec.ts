@@ -16,7 +16,7 @@ import {
   tenantDigest,
 } from '../../support/authz-matrix';
 import { addMember, sql } from '../../support/fixtures';
-import { FakeSelfgit, hmacHex } from '../../support/git-hosts';
+import { appKeyPair, FakeSelfgit, hmacHex, plantHostedgitLink } from '../../support/git-hosts';
 import { insertDelivery } from '../../support/integrations';
 import { MAX_PUBLIC_ROUTES, PUBLIC_ROUTES, RouteAccess, routeAccess } from '../../support/routes';
 import { createProject, createTask, MISSING_ID } from '../../support/work-items';
@@ -72,7 +72,8 @@ async function workspaceObjects(owner: SignedUp, tag: string) {
   const integrations = {} as Record<Notifying, { id: string }>;
   for (const type of NOTIFYING) integrations[type] = must(await api.post(`/${type}-integration/project/${project.id}`, integrationBody(type), tok), type);
   const selfgit = must(await api.post(`/selfgit-integration/project/${project.id}`, selfgitBody(), tok), 'selfgit');
-  const hosted = must(await api.post(`/hostedgit-integration/project/${project.id}`, { repositoryOwner: 'acme', repositoryName: `hosted-${hex()}` }, tok), 'hostedgit');
+  await plantHostedgitLink(t.databaseUrl, workspaceId, project.id, 'acme', `hosted-${project.id}`);
+  const hosted = must(await api.get(`/hostedgit-integration/project/${project.id}`, tok), 'hostedgit');
   const rule = must(await api.put(`/workflow-rule/${project.id}`, { integrationType: 'selfgit', eventType: 'pr_opened', columnId: column.id }, tok), 'workflow rule');
   const delivery = await insertDelivery(t, { workspaceId, projectId: project.id, targetType: 'generic-webhook', targetId: integrations['generic-webhook'].id, status: 'failed' });
   const [{ id: notification }] = await sql(
@@ -214,8 +215,9 @@ function factories(A: Objects, familyA: Set<string>) {
     },
     async projectWith(type: Notifying | 'selfgit' | 'hostedgit') {
       const p = await project();
-      const body = type === 'selfgit' ? selfgitBody() : type === 'hostedgit' ? { repositoryOwner: 'acme', repositoryName: `hosted-${hex()}` } : integrationBody(type);
-      must(await api.post(`/${type}-integration/project/${p.id}`, body, tok), `${type} on a fresh project`);
+      // A hostedgit link is proven on the host (its own tests); here it is stored as a proven one.
+      if (type === 'hostedgit') await plantHostedgitLink(t.databaseUrl, A.workspaceId, p.id, 'acme', `hosted-${p.id}`);
+      else must(await api.post(`/${type}-integration/project/${p.id}`, type === 'selfgit' ? selfgitBody() : integrationBody(type), tok), `${type} on a fresh project`);
       return p;
     },
     async delivery(type: Notifying) {
@@ -268,7 +270,12 @@ const RECIPES: Record<string, Recipe> = {
     ids: { keyId: 'apiKey' },
   },
   'POST /api/auth/change-password': {
-    call: async (c) => ({ path: '/auth/change-password', body: { currentPassword: c.actor.user.password, newPassword: c.actor.user.password }, token: await c.actor.newSession() }),
+    call: async (c) => ({
+      path: '/auth/change-password',
+      // The other lanes keep using the actor's sessions.
+      body: { currentPassword: c.actor.user.password, newPassword: c.actor.user.password, revokeOtherSessions: false },
+      token: await c.actor.newSession(),
+    }),
   },
   'GET /api/auth/list-sessions': { call: () => ({ path: '/auth/list-sessions' }) },
   'POST /api/auth/revoke-session': {
@@ -453,6 +460,10 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/selfgit-integration/project/:projectId': { call: async (c) => ({ path: `/selfgit-integration/project/${(await c.fresh.project()).id}`, body: selfgitBody() }) },
   'PATCH /api/selfgit-integration/project/:projectId': { call: (c) => ({ path: `/selfgit-integration/project/${c.A.project.id}`, body: { isActive: true } }) },
   'DELETE /api/selfgit-integration/project/:projectId': { call: async (c) => ({ path: `/selfgit-integration/project/${(await c.fresh.projectWith('selfgit')).id}` }) },
+  // A fresh integration each time: rotating A's own would retire the secret the webhook recipe signs with.
+  'POST /api/selfgit-integration/project/:projectId/rotate-webhook-secret': {
+    call: async (c) => ({ path: `/selfgit-integration/project/${(await c.fresh.projectWith('selfgit')).id}/rotate-webhook-secret` }),
+  },
   // Without projectId any signed-in user may check a token; with one, the handler asks for
   // workspace:manage_settings in its workspace.
   'POST /api/selfgit-integration/verify': {
@@ -465,7 +476,13 @@ const RECIPES: Record<string, Recipe> = {
   },
   'GET /api/hostedgit-integration/project/:projectId': { call: (c) => ({ path: `/hostedgit-integration/project/${c.A.project.id}` }) },
   'POST /api/hostedgit-integration/project/:projectId': {
-    call: async (c) => ({ path: `/hostedgit-integration/project/${(await c.fresh.project()).id}`, body: { repositoryOwner: 'acme', repositoryName: `hosted-${hex()}` } }),
+    call: async (c) => {
+      const p = await c.fresh.projectWith('hostedgit');
+      return { path: `/hostedgit-integration/project/${p.id}`, body: { repositoryOwner: 'acme', repositoryName: `hosted-${p.id}`, branchPattern: 'hg-{number}' } };
+    },
+  },
+  'POST /api/hostedgit-integration/project/:projectId/authorize': {
+    call: (c) => ({ path: `/hostedgit-integration/project/${c.A.project.id}/authorize`, body: { repositoryOwner: 'acme', repositoryName: `hosted-${hex()}` } }),
   },
   'PATCH /api/hostedgit-integration/project/:projectId': { call: (c) => ({ path: `/hostedgit-integration/project/${c.A.project.id}`, body: { isActive: true } }) },
   'DELETE /api/hostedgit-integration/project/:projectId': { call: async (c) => ({ path: `/hostedgit-integration/project/${(await c.fresh.projectWith('hostedgit')).id}` }) },
@@ -490,6 +507,7 @@ const authorToken = (c: Ctx) => (may(c, { resource: 'task', action: 'update' }) 
 /** A valid request to each public route (called without credentials: must not be 401). */
 const PUBLIC_RECIPES: Record<string, (c: Ctx) => Call> = {
   'GET /api/health': () => ({ path: '/health' }),
+  'GET /api/hostedgit-integration/callback': () => ({ path: `/hostedgit-integration/callback?code=x&state=${hex()}${hex()}${hex()}${hex()}` }),
   'POST /api/auth/sign-up/email': () => ({ path: '/auth/sign-up/email', body: { name: 'New', email: `new-${hex()}@example.test`, password: 'correct horse battery' } }),
   'POST /api/auth/sign-in/email': (c) => ({ path: '/auth/sign-in/email', body: { email: c.actor.user.user.email, password: c.actor.user.password } }),
   'GET /api/auth/oauth2/authorize/custom': () => ({ path: '/auth/oauth2/authorize/custom' }),
@@ -525,7 +543,16 @@ const familyA = new Set<string>();
 beforeAll(async () => {
   await git.start();
   git.addUser(GIT_TOKEN, 'matrix');
-  t = await startTestApp({ APP_ROLES: 'api', HOSTEDGIT_WEBHOOK_SECRET: HOSTEDGIT_SECRET });
+  // The hostedgit App with its OAuth client, so that starting a link answers (the host is never called).
+  const appKeys = appKeyPair();
+  t = await startTestApp({
+    APP_ROLES: 'api',
+    HOSTEDGIT_WEBHOOK_SECRET: HOSTEDGIT_SECRET,
+    HOSTEDGIT_APP_ID: '1',
+    HOSTEDGIT_APP_PRIVATE_KEY: appKeys.privateKey,
+    HOSTEDGIT_APP_CLIENT_ID: 'Iv1.matrix',
+    HOSTEDGIT_APP_CLIENT_SECRET: 'matrix-client-secret',
+  });
   const [ownerA, ownerB] = [await t.api.signUp({ name: 'Owner of A' }), await t.api.signUp({ name: 'Owner of B' })];
   [A, B] = await Promise.all([workspaceObjects(ownerA, 'Quokka'), workspaceObjects(ownerB, 'Narwhal')]);
   familyA.add(A.workspaceId);

@@ -201,7 +201,8 @@ describe('null for a field that cannot be emptied', () => {
 describe('API key scopes', () => {
   it('a scoped key cannot mint a key with more than its own scopes; it may mint a narrower one', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
-    const scoped = (await t.api.post('/auth/api-key/create', { permissions: { task: ['read', 'update'] } }, owner.token)).body.key;
+    const scopedKey = (await t.api.post('/auth/api-key/create', { permissions: { task: ['read', 'update'] } }, owner.token)).body;
+    const scoped = scopedKey.key;
     const before = (await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM api_key`))[0].n;
     for (const body of [{}, { permissions: { task: ['read', 'delete'] } }, { permissions: { project: ['read'] } }]) {
       const res = await t.api.post('/auth/api-key/create', body, scoped);
@@ -218,6 +219,7 @@ describe('API key scopes', () => {
       start: narrower.body.key.slice(0, 10),
       key: expect.stringMatching(/^tdm_/),
       permissions: { task: ['read'] },
+      parentKeyId: scopedKey.id,
       createdAt: expect.any(String),
       expiresAt: null,
     });

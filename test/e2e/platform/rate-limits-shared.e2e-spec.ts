@@ -7,7 +7,8 @@ import { startPeerApp, startTestApp, TestApp } from '../../support/app';
  */
 const API = 10;
 const INVITES = 3;
-const env = { APP_ROLES: 'api', RATE_LIMIT_API: String(API), RATE_LIMIT_INVITES: String(INVITES) };
+const SIGN_IN_FAILURES = 4;
+const env = { APP_ROLES: 'api', RATE_LIMIT_API: String(API), RATE_LIMIT_INVITES: String(INVITES), RATE_LIMIT_SIGN_IN_FAILURES: String(SIGN_IN_FAILURES) };
 
 let a: TestApp;
 let b: TestApp;
@@ -50,4 +51,16 @@ it('the invitation limit counts the invitations sent through both processes toge
   expect(answers).toEqual([...Array(INVITES).fill([200, 'ok']), ...Array(2).fill([429, { message: 'Too many invitations, try again later' }])]);
   const pending = await a.api.get(`/auth/organization/list-invitations?organizationId=${ws.id}`, owner.token);
   expect(pending.body).toHaveLength(INVITES);
+});
+
+it('the failed sign-ins of one email address are counted across both processes: the lock holds on both', async () => {
+  const user = await a.api.signUp();
+  const statuses: number[] = [];
+  for (let i = 0; i < SIGN_IN_FAILURES; i++) statuses.push((await alternate(i).api.post('/auth/sign-in/email', { email: user.user.email, password: `wrong ${i}` })).status);
+  expect(statuses).toEqual(Array(SIGN_IN_FAILURES).fill(401));
+  for (const app of [a, b]) {
+    const locked = await app.api.post('/auth/sign-in/email', { email: user.user.email, password: user.password });
+    expect([locked.status, locked.body]).toEqual([429, { message: 'Too many requests' }]);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  }
 });

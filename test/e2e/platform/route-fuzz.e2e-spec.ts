@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { startTestApp, TestApp } from '../../support/app';
 import { databaseSnapshots } from '../../support/db-snapshot';
 import { addMember } from '../../support/fixtures';
-import { bodyPaths, bodyWith, encode, fuzzId, fuzzQuery, fuzzValue, rawBodies } from '../../support/fuzz';
+import { bodyPaths, bodyWith, carriesIllFormedText, encode, fuzzId, fuzzQuery, fuzzValue, rawBodies } from '../../support/fuzz';
 import { BOT_TOKEN } from '../../support/integrations';
 import { registeredRoutes, routeAccess } from '../../support/routes';
+import { appKeyPair, plantHostedgitLink } from '../../support/git-hosts';
 import { createProject, createTask, MISSING_ID, ownerWithWorkspace } from '../../support/work-items';
 
 /**
@@ -12,7 +13,9 @@ import { createProject, createTask, MISSING_ID, ownerWithWorkspace } from '../..
  * input (test/support/fuzz.ts) with the workspace owner's credentials and real objects in the
  * other parameters, so requests reach validation and the services. House rules
  * (docs/decisions-local.md, "Errors and conventions"): never a 500; a 4xx body is exactly
- * `{message}` (`{error}` on the routes that declare it); a refused request writes nothing.
+ * `{message}` (`{error}` on the routes that declare it); a refused request writes nothing; a
+ * request carrying text that is not well-formed Unicode (a lone surrogate in a body value or key,
+ * percent escapes that are not UTF-8 in the path or query) is refused, whatever route it is sent to.
  * Fixed seed: a failure replays.
  */
 
@@ -31,16 +34,28 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
 /**
  * Sent in every body field of every route, before the generated values: a NUL character (Postgres
- * text cannot hold one), each JSON type where another is expected, an empty string, -0 and a
- * number past the double range.
+ * text cannot hold one), a lone surrogate as a value and as a key, each JSON type where another is
+ * expected, an empty string, -0 and a number past the double range.
  */
-const FIELD_EXAMPLES = ['"a\\u0000b"', 'null', '[]', '{}', 'true', '""', '-0', '1e400'];
+const FIELD_EXAMPLES = ['"a\\u0000b"', '"a\\ud800b"', '{"\\udc00":1}', 'null', '[]', '{}', 'true', '""', '-0', '1e400'];
+
+/** Sent in every path parameter and query parameter of every route: a lone surrogate (`%ED%A0%80` once encoded) and `%FF`, neither UTF-8. */
+const LONE_SURROGATE = '\uD800';
+const NOT_UTF8 = ['%ED%A0%80', '%FF'];
 
 let t: TestApp;
 beforeAll(async () => {
   // The API alone: no worker drains the outbox or writes notifications while snapshots are compared.
   // A hostedgit webhook secret, so that route checks signatures instead of answering 503.
-  t = await startTestApp({ APP_ROLES: 'api', HOSTEDGIT_WEBHOOK_SECRET: 'fuzz-webhook-secret-0123456789abcdef' });
+  // The hostedgit App with its OAuth client, so that starting a link answers (the host is never called).
+  t = await startTestApp({
+    APP_ROLES: 'api',
+    HOSTEDGIT_WEBHOOK_SECRET: 'fuzz-webhook-secret-0123456789abcdef',
+    HOSTEDGIT_APP_ID: '1',
+    HOSTEDGIT_APP_PRIVATE_KEY: appKeyPair().privateKey,
+    HOSTEDGIT_APP_CLIENT_ID: 'Iv1.fuzz',
+    HOSTEDGIT_APP_CLIENT_SECRET: 'fuzz-client-secret',
+  });
 });
 afterAll(() => t?.close());
 
@@ -82,7 +97,8 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
   ] as const) {
     ok(await t.api.post(`/${type}-integration/project/${p.id}`, body, tok), type);
   }
-  ok(await t.api.post(`/hostedgit-integration/project/${p.id}`, { repositoryOwner: 'fuzz', repositoryName: 'fuzz' }, tok), 'hostedgit');
+  await plantHostedgitLink(t.databaseUrl, ws, p.id, 'fuzz', 'fuzz');
+  await plantHostedgitLink(t.databaseUrl, ws, p2.id, 'o', 'r', 5);
   const rule = ok(await t.api.put(`/workflow-rule/${p.id}`, { integrationType: 'selfgit', eventType: 'pr_opened', columnId: cols[0].id }, tok), 'workflow rule');
   const git = { baseUrl: 'http://127.0.0.1:1', accessToken: 'token', repositoryOwner: 'o', repositoryName: 'r' };
 
@@ -219,6 +235,7 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'POST /api/selfgit-integration/project/:projectId': { params: { projectId: p2.id }, body: { ...git, branchPattern: '{slug}-{number}', commentTaskLinkOnSelfgitIssue: true } },
     'PATCH /api/selfgit-integration/project/:projectId': { params: pp, body: { isActive: true, commentTaskLinkOnSelfgitIssue: true, branchPattern: 'x-{number}' } },
     'DELETE /api/selfgit-integration/project/:projectId': { params: pp },
+    'POST /api/selfgit-integration/project/:projectId/rotate-webhook-secret': { params: pp },
     'POST /api/selfgit-integration/verify': { body: { ...git, projectId: p.id } },
     'POST /api/selfgit-integration/import-issues': { body: { projectId: p.id } },
     // Signed by nobody: every body is refused at the signature check, never a 500.
@@ -229,6 +246,12 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
       params: { projectId: p2.id },
       body: { repositoryOwner: 'o', repositoryName: 'r', installationId: 5, branchPattern: '{number}', commentTaskLinkOnHostedgitIssue: true },
     },
+    'POST /api/hostedgit-integration/project/:projectId/authorize': {
+      params: pp,
+      body: { repositoryOwner: 'o', repositoryName: 'r', installationId: 5, branchPattern: '{number}', commentTaskLinkOnHostedgitIssue: true, callbackURL: '/settings' },
+    },
+    // No flow was started: every state is unknown (400), whatever the query.
+    'GET /api/hostedgit-integration/callback': { query: { code: 'code', state: 'state-that-was-never-issued' } },
     'PATCH /api/hostedgit-integration/project/:projectId': { params: pp, body: { isActive: true, commentTaskLinkOnHostedgitIssue: true, branchPattern: 'x-{number}' } },
     'DELETE /api/hostedgit-integration/project/:projectId': { params: pp },
     'GET /api/workflow-rule/:projectId': { params: pp },
@@ -332,7 +355,7 @@ it('no route answers 500, a 4xx is exactly {message} (or {error}) and a refused 
       if (res.status >= 500) return `500: ${shown}`;
       if (res.status < 400) {
         current = await snapshots.take();
-        return null;
+        return carriesIllFormedText(url, a.raw) ? `accepted text that is not well-formed Unicode: ${shown}` : null;
       }
       const b = res.body;
       if (!b || typeof b !== 'object' || Object.keys(b).join() !== key || typeof b[key] !== 'string' || !b[key]) return `body not {${key}}: ${shown}`;
@@ -381,15 +404,26 @@ it('no route answers 500, a 4xx is exactly {message} (or {error}) and a refused 
       );
     }
     // Every route gets the whole-body cases first (fast-check's examples), then generated ones.
-    // and FIELD_EXAMPLES in each body field.
-    const examples: [Attempt][] = body
+    // and FIELD_EXAMPLES in each body field, a lone surrogate in each path parameter and bytes
+    // that are not UTF-8 in each query parameter.
+    const bodyExamples: Attempt[] = body
       ? [
           ...rawBodies(body, declared.body[0] ?? Object.keys(body)[0]).map((raw) => ({ what: `raw body (${raw.length})`, params: {}, query: baseQuery, raw })),
           ...[...new Set([...declared.body, ...Object.keys(body)])].flatMap((field) =>
             FIELD_EXAMPLES.map((value) => ({ what: `body ${field}=${value}`, params: {}, query: baseQuery, raw: bodyWith({ ...body, [field]: null }, field, value) })),
           ),
-        ].map((a): [Attempt] => [a])
+        ]
       : [];
+    const pathExamples: Attempt[] = declared.path.map((name) => ({ what: `path ${name}=\\ud800`, params: { [name]: LONE_SURROGATE }, query: baseQuery, raw: bodyText }));
+    const queryExamples: Attempt[] = queryNames.flatMap((name) =>
+      NOT_UTF8.map((bytes) => {
+        const rest = Object.entries(fx.query ?? {})
+          .filter(([k]) => k !== name)
+          .map(([k, v]) => `${k}=${encode(v)}`);
+        return { what: `query ${name}=${bytes}`, params: {}, query: [...rest, `${name}=${bytes}`].join('&'), raw: bodyText };
+      }),
+    );
+    const examples = [...bodyExamples, ...pathExamples, ...queryExamples].map((a): [Attempt] => [a]);
     let first: string | null = null;
     try {
       await fc.assert(

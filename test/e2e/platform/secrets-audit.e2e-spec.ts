@@ -4,7 +4,7 @@ import { AppConfig } from '../../../src/config/app-config';
 import { Auth } from '../../support/api';
 import { dropRedisKeys, runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { addMember, sql } from '../../support/fixtures';
-import { appKeyPair, FakeHostedgit, FakeSelfgit, sendHostedgitWebhook, sendSelfgitWebhook } from '../../support/git-hosts';
+import { appKeyPair, FakeHostedgit, FakeSelfgit, linkHostedgit, sendHostedgitWebhook, sendSelfgitWebhook } from '../../support/git-hosts';
 import { launchApi, Launched } from '../../support/launcher';
 import { loginAtProvider, startOidcProvider, TestOidcProvider } from '../../support/oidc-provider';
 import { registeredRoutes } from '../../support/routes';
@@ -39,6 +39,7 @@ const S = {
   smtpPassword: marker('smtpPassword'),
   jwtSecret: `${marker('jwtSecret')}-${randomBytes(16).toString('hex')}`,
   hostedgitWebhookSecret: marker('hostedgitWebhookSecret'),
+  hostedgitClientSecret: marker('hostedgitClientSecret'),
   oauthClientSecret: marker('oauthClientSecret'),
   botToken: botMarker(),
   teamchatPath: `/teamchat/${marker('teamchatUrl')}`,
@@ -85,6 +86,8 @@ let projectId = '';
 beforeAll(async () => {
   await Promise.all([receiver.start(), selfgit.start(), hostedgit.start()]);
   hostedgit.installations.add(INSTALLATION);
+  hostedgit.clientSecret = S.hostedgitClientSecret;
+  hostedgit.addRepo('Octo', 'apollo', INSTALLATION, { 'octo-admin': 'admin' });
   const smtpPort = await smtp.start();
   provider = await startOidcProvider({ redirectUri: REDIRECT_URI, clientSecret: S.oauthClientSecret });
   // Only for its migrated database (and its route list): the service process below uses it.
@@ -111,6 +114,9 @@ beforeAll(async () => {
     HOSTEDGIT_APP_PRIVATE_KEY: appKeys.privateKey.replace(/\n/g, '\\n'),
     HOSTEDGIT_WEBHOOK_SECRET: S.hostedgitWebhookSecret,
     HOSTEDGIT_API_BASE_URL: hostedgit.url,
+    HOSTEDGIT_WEB_BASE_URL: hostedgit.url,
+    HOSTEDGIT_APP_CLIENT_ID: hostedgit.clientId,
+    HOSTEDGIT_APP_CLIENT_SECRET: S.hostedgitClientSecret,
     CUSTOM_OAUTH_ISSUER: provider.issuer,
     CUSTOM_OAUTH_CLIENT_ID: provider.clientId,
     CUSTOM_OAUTH_CLIENT_SECRET: S.oauthClientSecret,
@@ -166,7 +172,7 @@ it('the audit finds a secret in every form it looks for, and only where it is no
 
 it('runs a workload that uses every secret', async () => {
   // Users: the first is the instance admin. With SMTP set, each sign-up asks for a verification email.
-  const owner = await person('owner');
+  let owner = await person('owner');
   const admin = await person('admin');
   const bob = await person('bob');
   const vic = await person('vic');
@@ -179,6 +185,11 @@ it('runs a workload that uses every secret', async () => {
   // Verification: the owner follows the link; bob's stays unused (kept hashed until it expires).
   const verifyOwner = await mailedToken(owner.user.email, 'Verify your email address on Tandem', 1);
   must(await api.get(`/auth/verify-email?token=${verifyOwner}`), 'verify-email');
+  // The first proof of the address ends the sessions made before it: the owner signs in again.
+  const ownerAgain = must(await api.post('/auth/sign-in/email', { email: owner.user.email, password: owner.password }), 'owner signs in');
+  holders.set(ownerAgain.token, 'owner');
+  owner = { ...owner, token: ownerAgain.token };
+  users.owner = owner;
   const verifyBob = await mailedToken(bob.user.email, 'Verify your email address on Tandem', 1);
   hashed.push({ purpose: 'verification token (unused)', value: verifyBob, table: 'user_token', column: 'token_hash' });
   issued.push({ purpose: 'verification token (used)', value: verifyOwner }, { purpose: 'verification token (unused)', value: verifyBob });
@@ -280,7 +291,7 @@ it('runs a workload that uses every secret', async () => {
 
   // Hostedgit: link, then an issue event; the task-link comment goes through an installation token.
   must(
-    await api.post(route('hostedgit'), { repositoryOwner: 'Octo', repositoryName: 'apollo', installationId: INSTALLATION, commentTaskLinkOnHostedgitIssue: true }, owner.token),
+    await linkHostedgit(api, hostedgit, owner.token, apollo.id, { repositoryOwner: 'Octo', repositoryName: 'apollo', commentTaskLinkOnHostedgitIssue: true }, 'octo-admin'),
     'hostedgit',
   );
   // The host refuses, quoting the credential it was sent: first the App's JWT (at the token exchange),
@@ -393,6 +404,7 @@ it('runs a workload that uses every secret', async () => {
   }
   for (const token of holders.keys()) if (!token.startsWith('tdm_')) issued.push({ purpose: 'session token', value: token });
   for (const token of hostedgit.tokens.keys()) issued.push({ purpose: 'hostedgit installation token', value: token });
+  for (const token of hostedgit.userTokens.keys()) issued.push({ purpose: 'hostedgit user access token', value: token });
   for (const r of hostedgit.requests.filter((q) => q.path.endsWith('/access_tokens'))) {
     issued.push({ purpose: 'hostedgit App JWT', value: String(r.headers.authorization).replace(/^bearer\s+/i, '') });
   }

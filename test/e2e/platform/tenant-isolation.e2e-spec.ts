@@ -1,5 +1,6 @@
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
+import { plantHostedgitLink } from '../../support/git-hosts';
 import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
 
 let t: TestApp;
@@ -32,7 +33,8 @@ describe('tenant isolation of work items', () => {
        VALUES ($1, $2, 'selfgit', 'https://git.example', 'a', 'r', 'https://git.example/a/r') RETURNING id`,
       [a.workspaceId, project.id],
     );
-    const hosted = (await t.api.post(`/hostedgit-integration/project/${project.id}`, { repositoryOwner: 'a', repositoryName: 'r' }, a.owner.token)).body;
+    await plantHostedgitLink(t.databaseUrl, a.workspaceId, project.id, 'a', 'r');
+    const hosted = (await t.api.get(`/hostedgit-integration/project/${project.id}`, a.owner.token)).body;
     const rule = (await t.api.put(`/workflow-rule/${project.id}`, { integrationType: 'selfgit', eventType: 'pr_opened', columnId: column.id }, a.owner.token)).body;
     const [{ id: delivery }] = await sql(
       t.databaseUrl,

@@ -206,11 +206,19 @@ describe('the Outbox migration', () => {
     try {
       await run(MIGRATIONS.slice(0, index));
       await sql(urlFor(db), `INSERT INTO email_outbox (job_name, job_id, payload) VALUES ('invitation', 'invitation-x-1', '{"send": 1}')`);
-      await run(MIGRATIONS);
+      await run(MIGRATIONS.slice(0, index + 1));
       expect(await sql(urlFor(db), `SELECT id, queue, name, payload, attempts FROM outbox`)).toEqual([
         { id: 'invitation-x-1', queue: 'email', name: 'invitation', payload: { send: 1 }, attempts: 0 },
       ]);
       expect(await sql(urlFor(db), `SELECT to_regclass('email_outbox') AS t`)).toEqual([{ t: null }]);
+      // The EmailJobs migration then moves what a waiting email job carries into its email_job row,
+      // and the job keeps only the row's random id (docs/decisions-local.md, "Queued emails").
+      await run(MIGRATIONS);
+      const [job] = await sql(urlFor(db), `SELECT id, kind, reference FROM email_job`);
+      expect(job).toEqual({ id: expect.any(String), kind: 'invitation', reference: { send: 1 } });
+      expect(await sql(urlFor(db), `SELECT id, queue, name, payload, attempts FROM outbox`)).toEqual([
+        { id: job.id, queue: 'email', name: 'invitation', payload: { emailJobId: job.id }, attempts: 0 },
+      ]);
       // BullMQ refuses integer job ids and ':' in them: the table does too.
       await expect(sql(urlFor(db), `INSERT INTO outbox (id, queue, name, payload) VALUES ('42', 'email', 'x', '{}')`)).rejects.toThrow(/outbox_id_is_job_id/);
       await expect(sql(urlFor(db), `INSERT INTO outbox (id, queue, name, payload) VALUES ('a:b', 'email', 'x', '{}')`)).rejects.toThrow(/outbox_id_is_job_id/);

@@ -109,7 +109,8 @@ describe('SIGTERM on a worker process with a job in progress', () => {
     const to = `shutdown.${randomBytes(4).toString('hex')}@example.test`;
     const inv = await api.api.post('/auth/organization/invite-member', { email: to, role: 'member', organizationId: ws.id }, owner.token);
     expect(inv.status).toBe(200);
-    const jobId = `invitation-${inv.body.id}-1`;
+    // The job's id is that of the invitation's email request (docs/decisions-local.md, "Queued emails").
+    const [{ id: jobId }] = await sql(api.databaseUrl, `SELECT id FROM email_job WHERE reference->>'invitationId' = $1`, [inv.body.id]);
 
     // The worker is sending: connected to the SMTP server, waiting for its greeting.
     await proxy.connected();

@@ -81,7 +81,7 @@ export class ChangePasswordDto {
   @MaxLength(128, { message: 'newPassword must be at most 128 characters' })
   newPassword: string;
 
-  @ApiPropertyOptional({ description: 'Also revoke every other session of the user (the calling one stays)', default: false })
+  @ApiPropertyOptional({ description: 'Revoke every other session of the user (the calling one stays); false keeps them', default: true })
   @IsOptional()
   @IsBoolean()
   revokeOtherSessions?: boolean;

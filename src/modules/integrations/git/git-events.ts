@@ -55,5 +55,25 @@ export interface PayloadRepository {
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 /** A JSON object's member as a positive integer, or null. */
 export const posInt = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null);
+/** Longest link kept from a payload (docs/git-hosts.md, "Links from the hosts"). */
+export const MAX_PAYLOAD_URL_LENGTH = 2048;
+
+/**
+ * A JSON object's member as a link that may be stored and served: an absolute `http:` or `https:`
+ * URL of at most MAX_PAYLOAD_URL_LENGTH characters, without user or password, in its normalised
+ * form; anything else (`javascript:`, `data:`, a relative or malformed URL, not a string) is null
+ * (docs/git-hosts.md, "Links from the hosts").
+ */
+export const httpUrl = (v: unknown): string | null => {
+  if (typeof v !== 'string' || v.length > MAX_PAYLOAD_URL_LENGTH) return null;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return null;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname || u.username || u.password) return null;
+  return u.href.length <= MAX_PAYLOAD_URL_LENGTH ? u.href : null;
+};
 /** A JSON value as an object (never an array), or an empty one. */
 export const obj = (v: unknown): Record<string, any> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : {});

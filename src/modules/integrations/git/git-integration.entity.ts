@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateCol
 
 /**
  * One git-host integration of a project (one row per project and type, selfgit or hostedgit). The
- * selfgit access token and webhook secret hold CryptoService ciphertext, never clear text.
+ * selfgit access token and webhook secrets hold CryptoService ciphertext, never clear text.
  */
 @Entity({ name: 'git_integration' })
 export class GitIntegration {
@@ -15,6 +15,9 @@ export class GitIntegration {
   @Column('text', { nullable: true }) baseUrl: string | null;
   @Column('text', { nullable: true }) accessToken: string | null;
   @Column('text', { nullable: true }) webhookSecret: string | null;
+  /** The selfgit webhook secret a rotation replaced (ciphertext); accepted for 24 h after webhookSecretReplacedAt. */
+  @Column('text', { nullable: true }) webhookPreviousSecret: string | null;
+  @Column('timestamptz', { nullable: true }) webhookSecretReplacedAt: Date | null;
   @Column('text') repositoryOwner: string;
   @Column('text') repositoryName: string;
   /** The repository's identity in lower case; one active integration per repository. */

@@ -28,6 +28,11 @@ export interface GitIntegrationRow {
   updated_at: Date;
 }
 
+/** The row as an inbound webhook reads it: with the previous webhook secret (ciphertext) while a rotation's overlap lasts, else null. */
+export interface GitWebhookIntegrationRow extends GitIntegrationRow {
+  webhook_previous_secret: string | null;
+}
+
 export const GIT_INTEGRATION_FIELDS =
   'id, workspace_id, project_id, type, is_active, base_url, access_token, webhook_secret, repository_owner, repository_name, repository_key, installation_id, branch_pattern, comment_task_link, created_at, updated_at';
 

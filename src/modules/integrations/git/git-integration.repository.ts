@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { firstRow, setClause } from '../../../database/sql';
-import { GIT_INTEGRATION_FIELDS, GitIntegrationRow, GitSource } from './git-integration.record';
+import { GIT_INTEGRATION_FIELDS, GitIntegrationRow, GitSource, GitWebhookIntegrationRow } from './git-integration.record';
 
 /** Column values to write. Secret columns take ciphertext. */
 export interface GitIntegrationColumns {
@@ -19,6 +19,12 @@ export interface GitIntegrationColumns {
 
 /** The unique index that lets one active integration link a repository (a violation of it is a 409). */
 export const ACTIVE_REPOSITORY_INDEX = 'git_integration_active_repository_key';
+
+/**
+ * How long a selfgit webhook secret that a rotation replaced is still accepted
+ * (docs/git-hosts.md, "Rotating the webhook secret"), as the integrations' signing secrets are.
+ */
+export const WEBHOOK_SECRET_OVERLAP = `interval '24 hours'`;
 
 /** How long an import may hold the project's import mark before another import may take it over (a crashed process). */
 const IMPORT_MARK_TTL = `interval '30 minutes'`;
@@ -47,10 +53,32 @@ export class GitIntegrationRepository {
 
   /**
    * An integration by id alone, for its public inbound webhook (the URL names it; the tenant is
-   * what it finds). The caller proves it may act on it with the integration's own webhook secret.
+   * what it finds). The caller proves it may act on it with the integration's own webhook secret,
+   * or with the one a rotation replaced while the overlap lasts (by the database's clock).
    */
-  findForWebhook(type: GitSource, id: string): Promise<GitIntegrationRow | undefined> {
-    return firstRow<GitIntegrationRow>(this.ds.manager, `SELECT ${GIT_INTEGRATION_FIELDS} FROM git_integration WHERE id = $1 AND type = $2`, [id, type]);
+  findForWebhook(type: GitSource, id: string): Promise<GitWebhookIntegrationRow | undefined> {
+    return firstRow<GitWebhookIntegrationRow>(
+      this.ds.manager,
+      `SELECT ${GIT_INTEGRATION_FIELDS},
+              CASE WHEN webhook_secret_replaced_at > now() - ${WEBHOOK_SECRET_OVERLAP} THEN webhook_previous_secret END AS webhook_previous_secret
+         FROM git_integration WHERE id = $1 AND type = $2`,
+      [id, type],
+    );
+  }
+
+  /**
+   * Replaces the webhook secret (ciphertext): the current one becomes the previous one, accepted
+   * until the overlap has passed; one rotated out earlier is dropped. Answers the row.
+   */
+  rotateWebhookSecret(workspaceId: string, id: string, secret: string, m: EntityManager): Promise<GitIntegrationRow | undefined> {
+    return firstRow<GitIntegrationRow>(
+      m,
+      `UPDATE git_integration
+          SET webhook_previous_secret = webhook_secret, webhook_secret = $3, webhook_secret_replaced_at = now(), updated_at = now()
+        WHERE id = $1 AND workspace_id = $2
+        RETURNING ${GIT_INTEGRATION_FIELDS}`,
+      [id, workspaceId, secret],
+    );
   }
 
   /** The active integration of `type` linking the repository `repositoryKey`, for a webhook that names only the repository. */

@@ -2,7 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../database/sql';
-import { GitIntegrationRow, GitSource } from './git-integration.record';
+import { GitIntegrationRow, GitSource, GitWebhookIntegrationRow } from './git-integration.record';
 import { ACTIVE_REPOSITORY_INDEX, GitIntegrationColumns, GitIntegrationRepository } from './git-integration.repository';
 
 export const INTEGRATION_NOT_FOUND = 'Integration not found';
@@ -24,8 +24,8 @@ export class GitIntegrationService {
     return this.integrations.findInProject(workspaceId, projectId, type);
   }
 
-  /** An integration by id alone, for its public inbound webhook. */
-  findForWebhook(type: GitSource, id: string): Promise<GitIntegrationRow | undefined> {
+  /** An integration by id alone, for its public inbound webhook (with the previous webhook secret while a rotation's overlap lasts). */
+  findForWebhook(type: GitSource, id: string): Promise<GitWebhookIntegrationRow | undefined> {
     return this.integrations.findForWebhook(type, id);
   }
 
@@ -66,6 +66,18 @@ export class GitIntegrationService {
       if (!current) throw new NotFoundException(INTEGRATION_NOT_FOUND);
       if (Object.values(values).every((v) => v === undefined)) return current;
       return (await this.integrations.update(workspaceId, current.id, values, m))!;
+    });
+  }
+
+  /**
+   * Gives the project's integration of that type a new webhook secret (`secret`: ciphertext); the
+   * one it replaces stays accepted for the overlap. 404 when the project has no such integration.
+   */
+  rotateWebhookSecret(workspaceId: string, projectId: string, type: GitSource, secret: string): Promise<GitIntegrationRow> {
+    return this.write(async (m) => {
+      const current = await this.integrations.lockInProject(workspaceId, projectId, type, m);
+      if (!current) throw new NotFoundException(INTEGRATION_NOT_FOUND);
+      return (await this.integrations.rotateWebhookSecret(workspaceId, current.id, secret, m))!;
     });
   }
 

@@ -1,11 +1,13 @@
-import { GitComment, GitEvent, GitIssue, GitPullRequest, IssueAction, obj, PayloadRepository, posInt, str } from './git-events';
+import { GitComment, GitEvent, GitIssue, GitPullRequest, httpUrl, IssueAction, obj, PayloadRepository, posInt, str } from './git-events';
 import { GitSource } from './git-integration.record';
 
 /**
  * Reading the two hosts' JSON (docs/git-hosts.md, "Events"). selfgit's API and webhooks follow
  * the hosted service's shapes closely (`issues`, `issue_comment`, `push`, `pull_request` events;
  * issue, comment and pull request objects with the same members), so one reader serves both; the
- * few differences are marked.
+ * few differences are marked. Every link taken from them (an issue's, a comment's or a pull
+ * request's page, an avatar, a branch's page) goes through httpUrl: only absolute http(s) URLs are
+ * kept, anything else is null (docs/git-hosts.md, "Links from the hosts").
  */
 
 /** An issue object of either host (API answer or webhook payload) as a GitIssue; null when it is a pull request or unusable. */
@@ -20,7 +22,7 @@ export function readIssue(v: unknown): GitIssue | null {
     body: str(issue.body),
     state: issue.state === 'closed' ? 'closed' : 'open',
     labels: (Array.isArray(issue.labels) ? issue.labels : []).map(obj).map((l) => ({ name: str(l.name) ?? '', color: l.color })),
-    url: str(issue.html_url),
+    url: httpUrl(issue.html_url),
   };
 }
 
@@ -30,14 +32,14 @@ export function readComment(v: unknown): GitComment | null {
   const id = typeof c.id === 'number' || typeof c.id === 'string' ? String(c.id) : null;
   if (!id) return null;
   const user = obj(c.user);
-  return { id, body: str(c.body), author: { name: str(user.login) ?? str(user.username), avatar: str(user.avatar_url) }, url: str(c.html_url) };
+  return { id, body: str(c.body), author: { name: str(user.login) ?? str(user.username), avatar: httpUrl(user.avatar_url) }, url: httpUrl(c.html_url) };
 }
 
 function readPullRequest(v: unknown): GitPullRequest | null {
   const pr = obj(v);
   const number = posInt(pr.number);
   if (number === null) return null;
-  return { number, title: str(pr.title) ?? '', body: str(pr.body), branch: str(obj(pr.head).ref), url: str(pr.html_url) };
+  return { number, title: str(pr.title) ?? '', body: str(pr.body), branch: str(obj(pr.head).ref), url: httpUrl(pr.html_url) };
 }
 
 /** The repository a webhook payload is about, if it names one. */
@@ -91,9 +93,9 @@ export function readWebhook(source: GitSource, event: string, payload: unknown):
       const deleted = p.deleted === true || /^0+$/.test(str(p.after) ?? '');
       if (deleted) return { kind: 'ignored', reason: 'A deleted branch' };
       const branch = ref.slice('refs/heads/'.length);
-      const repoUrl = str(obj(p.repository).html_url);
+      const repoUrl = httpUrl(obj(p.repository).html_url);
       const path = source === 'selfgit' ? `src/branch/${branch}` : `tree/${branch}`;
-      return { kind: 'push', branch, url: repoUrl ? `${repoUrl}/${path}` : null };
+      return { kind: 'push', branch, url: repoUrl ? httpUrl(`${repoUrl.replace(/\/+$/, '')}/${path}`) : null };
     }
     case 'pull_request': {
       const pullRequest = readPullRequest(p.pull_request);

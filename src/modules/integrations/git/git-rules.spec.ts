@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { readWebhook } from './git-payloads';
+import { httpUrl } from './git-events';
+import { readComment, readWebhook } from './git-payloads';
 import { isValidBranchPattern, labelColor, readLabels, taskNumberInBranch, taskTitle, transitionStatus, transitionTarget } from './git-rules';
 import { hmacSha256Matches } from './webhook-signature';
 
@@ -104,11 +105,11 @@ describe('labels', () => {
 
 describe('webhook payloads', () => {
   it('reads the events both hosts send', () => {
-    const issue = { number: 3, title: 'T', body: 'B', state: 'open', labels: [{ name: 'bug', color: 'ff0000' }], html_url: 'u', pull_request: null };
+    const issue = { number: 3, title: 'T', body: 'B', state: 'open', labels: [{ name: 'bug', color: 'ff0000' }], html_url: 'https://h/o/r/issues/3', pull_request: null };
     expect(readWebhook('selfgit', 'issues', { action: 'label_updated', issue })).toEqual({
       kind: 'issue',
       action: 'labeled',
-      issue: { number: 3, title: 'T', body: 'B', state: 'open', labels: [{ name: 'bug', color: 'ff0000' }], url: 'u' },
+      issue: { number: 3, title: 'T', body: 'B', state: 'open', labels: [{ name: 'bug', color: 'ff0000' }], url: 'https://h/o/r/issues/3' },
     });
     expect(readWebhook('hostedgit', 'issues', { action: 'opened', issue: { ...issue, pull_request: { url: 'x' } } })).toEqual({ kind: 'ignored', reason: 'Not an issue' });
     expect(readWebhook('hostedgit', 'push', { ref: 'refs/heads/a/b', after: '1'.repeat(40), repository: { html_url: 'https://h/o/r' } })).toEqual({
@@ -124,6 +125,39 @@ describe('webhook payloads', () => {
     expect(readWebhook('hostedgit', 'issues', 'not an object')).toEqual({ kind: 'ignored', reason: 'Not an issue' });
     expect(readWebhook('hostedgit', 'issues', { action: 'deleted', issue })).toEqual({ kind: 'ignored', reason: 'Issue deleted' });
     expect(readWebhook('hostedgit', 'pull_request', [])).toEqual({ kind: 'ignored', reason: 'No pull request in the payload' });
+  });
+
+  it('keeps only absolute http(s) links', () => {
+    for (const ok of ['https://h.example/o/r/issues/3#issuecomment-1', 'http://127.0.0.1:3000/avatars/a', 'HTTPS://H.example/x?s=40']) expect(httpUrl(ok)).toBe(new URL(ok).href);
+    const bad: unknown[] = [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      '//evil.example/x',
+      '/relative/path',
+      'relative',
+      'https://',
+      'https://user:pw@h.example/',
+      `https://h.example/${'a'.repeat(2100)}`,
+      '',
+      null,
+      42,
+      { href: 'https://h.example' },
+    ];
+    expect(bad.map((v) => [v, httpUrl(v)])).toEqual(bad.map((v) => [v, null]));
+    const comment = readComment({ id: 1, body: 'b', user: { login: 'u', avatar_url: 'javascript:alert(1)' }, html_url: 'data:text/html,x' });
+    expect(comment).toEqual({ id: '1', body: 'b', author: { name: 'u', avatar: null }, url: null });
+    expect(readWebhook('selfgit', 'push', { ref: 'refs/heads/a', after: '1'.repeat(40), repository: { html_url: 'javascript:alert(1)//' } })).toEqual({
+      kind: 'push',
+      branch: 'a',
+      url: null,
+    });
+    expect(readWebhook('selfgit', 'pull_request', { action: 'opened', pull_request: { number: 1, head: { ref: 'x' }, html_url: 'javascript:alert(1)' } })).toMatchObject({
+      pullRequest: { url: null },
+    });
   });
 });
 

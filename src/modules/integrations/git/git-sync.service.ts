@@ -32,6 +32,12 @@ export type IssueCommenter = (issueNumber: number, body: string) => Promise<stri
 
 export type IssueOutcome = 'imported' | 'updated' | 'skipped';
 
+/** What importing one issue did; `commentsLeft`: comments beyond the import's cap wait for the next run. */
+export interface IssueImport {
+  outcome: IssueOutcome;
+  commentsLeft: boolean;
+}
+
 /** What an inbound webhook did: `applied` (something changed), `unchanged`, `duplicate` (a replay) or `ignored`. */
 export interface WebhookAnswer {
   ok: true;
@@ -48,6 +54,8 @@ interface Applied {
   taskIds: Set<string>;
   /** Issue links whose task may need the task-link comment, with their task. */
   issueLinks: { link: ExternalLinkRow; task: TaskRow }[];
+  /** Comments not copied because of the import's cap per issue. */
+  commentsLeft: boolean;
 }
 
 /**
@@ -107,16 +115,17 @@ export class GitSyncService {
   /**
    * Imports one open issue with its comments, in a transaction of its own: creates its task, or
    * updates the linked one. `imported` (a new task), `updated` (something changed: a field, a
-   * label, a new comment) or `skipped` (nothing to change). Then posts the task-link comment when
-   * the integration asks for it and the issue has none yet.
+   * label, a new comment) or `skipped` (nothing to change). At most `maxComments` comments are
+   * copied; the others are left for the next import (`commentsLeft`). Then posts the task-link
+   * comment when the integration asks for it and the issue has none yet.
    */
-  async importIssue(ctx: GitContext, issue: GitIssue, comments: GitComment[], actorId: string, commenter: IssueCommenter | null): Promise<IssueOutcome> {
+  async importIssue(ctx: GitContext, issue: GitIssue, comments: GitComment[], actorId: string, commenter: IssueCommenter | null, maxComments = Infinity): Promise<IssueImport> {
     const { outcome, applied } = await this.transaction(async (m) => {
-      const r = await this.syncIssue(ctx, issue, comments, { actorId, applyStatusLabel: true }, m);
+      const r = await this.syncIssue(ctx, issue, comments, { actorId, applyStatusLabel: true, maxComments }, m);
       return { outcome: r.created ? ('imported' as const) : r.applied.changed ? ('updated' as const) : ('skipped' as const), applied: r.applied };
     });
     await this.postLinkComments(ctx, applied, commenter);
-    return outcome;
+    return { outcome, commentsLeft: applied.commentsLeft };
   }
 
   // ---- inbound webhooks ----
@@ -165,10 +174,10 @@ export class GitSyncService {
     ctx: GitContext,
     issue: GitIssue,
     comments: GitComment[],
-    opts: { actorId: string | null; action?: IssueAction; applyStatusLabel: boolean },
+    opts: { actorId: string | null; action?: IssueAction; applyStatusLabel: boolean; maxComments?: number },
     m: EntityManager,
   ): Promise<{ created: boolean; applied: Applied }> {
-    const applied: Applied = { changed: false, taskIds: new Set(), issueLinks: [] };
+    const applied: Applied = { changed: false, taskIds: new Set(), issueLinks: [], commentsLeft: false };
     const labels = readLabels(
       issue.labels,
       ctx.columns.map((c) => c.slug),
@@ -224,14 +233,26 @@ export class GitSyncService {
     applied.taskIds.add(task.id);
 
     if (labels.others.length && (await this.labels.attachByName(ctx.scope.workspaceId, task.id, labels.others, m)) > 0) applied.changed = true;
-    if ((await this.copyComments(ctx, link, task, comments, m)) > 0) applied.changed = true;
+    const copied = await this.copyComments(ctx, link, task, comments, opts.maxComments ?? Infinity, m);
+    if (copied.count > 0) applied.changed = true;
+    applied.commentsLeft = copied.left;
     if (!applied.changed) applied.taskIds.delete(task.id);
     applied.issueLinks.push({ link, task });
     return { created, applied };
   }
 
-  /** Copies the comments not copied before (and never the task-link comment itself) as task comments; answers how many. */
-  private async copyComments(ctx: GitContext, link: ExternalLinkRow, task: TaskRow, comments: GitComment[], m: EntityManager): Promise<number> {
+  /**
+   * Copies the comments not copied before (and never the task-link comment itself) as task
+   * comments, at most `max` of them; answers how many, and whether some were left for lack of room.
+   */
+  private async copyComments(
+    ctx: GitContext,
+    link: ExternalLinkRow,
+    task: TaskRow,
+    comments: GitComment[],
+    max: number,
+    m: EntityManager,
+  ): Promise<{ count: number; left: boolean }> {
     const done = await this.links.copiedComments(
       ctx.scope,
       comments.map((c) => c.id),
@@ -243,6 +264,7 @@ export class GitSyncService {
       if (done.has(c.id) || c.id === link.link_comment_id || c.body?.trim() === own) continue;
       const content = commentContent(c.body);
       if (!content) continue;
+      if (copied >= max) return { count: copied, left: true };
       const author = { userName: c.author.name, userAvatar: c.author.avatar, source: ctx.source, url: c.url };
       const activity = await this.tasks.commentFromIntegration(ctx.scope.workspaceId, task.id, content, null, author, m);
       if (!activity) throw new ConcurrentLinkError();
@@ -250,14 +272,14 @@ export class GitSyncService {
       done.add(c.id);
       copied++;
     }
-    return copied;
+    return { count: copied, left: false };
   }
 
   // ---- pushes and pull requests ----
 
   /** A push to a branch whose name names a task of the project (by the branch pattern) moves it to in-progress. */
   private async push(ctx: GitContext, branch: string, url: string | null, m: EntityManager): Promise<Applied> {
-    const applied: Applied = { changed: false, taskIds: new Set(), issueLinks: [] };
+    const applied: Applied = { changed: false, taskIds: new Set(), issueLinks: [], commentsLeft: false };
     const number = taskNumberInBranch(ctx.integration.branch_pattern, ctx.project.slug, branch);
     const task = number === null ? undefined : await this.tasks.findByNumber(ctx.scope.workspaceId, ctx.scope.projectId, number, m);
     if (!task) return applied;
@@ -275,7 +297,7 @@ export class GitSyncService {
    * pull request of the task is still open.
    */
   private async pullRequest(ctx: GitContext, action: 'opened' | 'closed' | 'merged' | 'updated', pr: GitPullRequest, m: EntityManager): Promise<Applied> {
-    const applied: Applied = { changed: false, taskIds: new Set(), issueLinks: [] };
+    const applied: Applied = { changed: false, taskIds: new Set(), issueLinks: [], commentsLeft: false };
     const externalId = String(pr.number);
     const existing = await this.links.find(ctx.scope, 'pull_request', externalId, m);
     let taskId = existing?.task_id;

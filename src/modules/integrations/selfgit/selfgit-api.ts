@@ -11,9 +11,14 @@ import { Agents, OutboundError, OutboundResponse, send } from '../channels/outbo
  */
 
 export const SELFGIT_TIMEOUT_MS = 10_000;
-/** Largest answer read (a page of 100 issues with long bodies). */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** Issues per page asked for (a server may answer fewer: its own maximum). */
+/** Largest answer read by default (the user, the repository, a posted comment), as the hostedgit client. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+/**
+ * Largest page of a list read by the import (docs/git-hosts.md, "Importing issues"): a page of 100
+ * issues, or an issue's comments. 4 MiB leaves about 40 KiB per issue, bodies included.
+ */
+export const MAX_LIST_BYTES = 4 * 1024 * 1024;
+/** Issues per page asked for (a server may answer fewer: its own maximum; never more are taken). */
 export const ISSUES_PER_PAGE = 100;
 
 export interface SelfgitConnection {
@@ -28,6 +33,13 @@ export class SelfgitError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** An answer longer than the call accepts: nothing of it is used. */
+export class SelfgitAnswerTooLarge extends SelfgitError {
+  constructor(readonly maxBytes: number) {
+    super(400, 'The selfgit server answered with more data than accepted');
   }
 }
 
@@ -48,9 +60,12 @@ export class SelfgitApi implements OnApplicationShutdown {
     this.agents = guard.createAgents({ keepAlive: true, maxSockets: 64 });
   }
 
-  /** GET `/api/v1<path>`; a network failure, a timeout or a redirect is a SelfgitError (400). */
-  get(conn: SelfgitConnection, path: string): Promise<Answer> {
-    return this.call(conn, 'GET', path);
+  /**
+   * GET `/api/v1<path>`; a network failure, a timeout or a redirect is a SelfgitError (400), an
+   * answer of more than `maxBytes` a SelfgitAnswerTooLarge.
+   */
+  get(conn: SelfgitConnection, path: string, maxBytes = MAX_ANSWER_BYTES): Promise<Answer> {
+    return this.call(conn, 'GET', path, undefined, maxBytes);
   }
 
   /** POST `/api/v1<path>` with a JSON body. */
@@ -63,13 +78,13 @@ export class SelfgitApi implements OnApplicationShutdown {
     return `/repos/${seg(owner)}/${seg(repo)}`;
   }
 
-  private async call(conn: SelfgitConnection, method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> {
+  private async call(conn: SelfgitConnection, method: 'GET' | 'POST', path: string, body?: string, maxBytes = MAX_ANSWER_BYTES): Promise<Answer> {
     const url = `${conn.baseUrl}/api/v1${path}`;
     const headers: Record<string, string> = { accept: 'application/json', authorization: `token ${conn.accessToken}`, 'user-agent': 'Tandem' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: OutboundResponse;
     try {
-      res = await send({ method, url, headers, body }, this.agents, { timeoutMs: SELFGIT_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES });
+      res = await send({ method, url, headers, body }, this.agents, { timeoutMs: SELFGIT_TIMEOUT_MS, maxBytes });
     } catch (err) {
       if (err instanceof OutboundError) throw new SelfgitError(400, `The selfgit server could not be reached: ${err.message}`);
       throw err;
@@ -77,7 +92,7 @@ export class SelfgitApi implements OnApplicationShutdown {
     if (res.statusCode >= 300 && res.statusCode < 400) {
       throw new SelfgitError(400, `The selfgit server answered with a redirect (HTTP ${res.statusCode}); give its final address as baseUrl`);
     }
-    if (res.truncated) throw new SelfgitError(400, 'The selfgit server answered with more data than accepted');
+    if (res.truncated) throw new SelfgitAnswerTooLarge(maxBytes);
     let json: unknown;
     try {
       json = res.body ? JSON.parse(res.body) : undefined;

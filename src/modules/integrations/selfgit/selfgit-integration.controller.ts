@@ -69,6 +69,20 @@ export class SelfgitIntegrationController {
     return this.selfgit.remove(scope.workspaceId, projectId);
   }
 
+  @Post('project/:projectId/rotate-webhook-secret')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @ApiAnswer('Selfgit integration record')
+  @RequirePermission('workspace', 'manage_settings', PROJECT)
+  @ApiErrors(...GIT_REMOVE_ERRORS)
+  @ApiOperation({
+    summary:
+      'Give the integration a new webhook secret (answered in the record); deliveries signed with the secret it replaces are still accepted for 24 hours, then only the new one',
+  })
+  rotateWebhookSecret(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string) {
+    return this.selfgit.rotateWebhookSecret(scope, user, projectId);
+  }
+
   @Post('verify')
   @HttpCode(200)
   @ApiBearerAuth()
@@ -83,15 +97,23 @@ export class SelfgitIntegrationController {
   @Post('import-issues')
   @HttpCode(200)
   @ApiBearerAuth()
-  @ApiAnswer('{imported, updated, skipped, errors}')
+  @ApiAnswer(
+    'Selfgit import answer {imported, updated, skipped, errors, more, note}: more is true when the run stopped at one of its bounds (500 issues imported or updated, 30 s, 100 new comments of an issue, by default; docs/git-hosts.md, "Importing issues") and the next run goes on with the rest, note says which; a page of more than the 100 issues asked for is cut to 100 and reported in errors',
+  )
   @RequirePermission('workspace', 'manage_settings', { kind: 'project', from: 'body', key: 'projectId' })
   @ApiErrors(
-    [400, 'projectId is required', 'The selfgit integration is not active', 'The selfgit server refused the access token'],
+    [
+      400,
+      'projectId is required',
+      'The selfgit integration is not active',
+      'The selfgit server refused the access token',
+      'The selfgit server answered more than 4 MiB for one page of issues',
+    ],
     [403, 'Insufficient permissions', 'Insufficient API key scope'],
     [404, 'Project not found', 'Integration not found'],
     [409, 'An import is already running for this project'],
   )
-  @ApiOperation({ summary: "Import the repository's open issues as tasks (again: updates, never duplicates)" })
+  @ApiOperation({ summary: "Import the repository's open issues as tasks, in bounded runs (again: updates, never duplicates, goes on where the last run stopped)" })
   importIssues(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Body() dto: ImportIssuesDto) {
     return this.selfgit.importIssues(scope.workspaceId, user, dto);
   }

@@ -27,7 +27,7 @@ import { payloadRepository, readComment, readIssue, readWebhook } from '../git/g
 import { GitSyncService, IssueCommenter, WebhookAnswer } from '../git/git-sync.service';
 import { hmacSha256Matches, sha256Hex } from '../git/webhook-signature';
 import { ImportIssuesDto, SelfgitConnectionDto, SelfgitIntegrationDto, UpdateSelfgitIntegrationDto, VerifySelfgitDto } from './dto/selfgit.dto';
-import { ISSUES_PER_PAGE, SelfgitApi, SelfgitConnection, SelfgitError } from './selfgit-api';
+import { Answer, ISSUES_PER_PAGE, MAX_LIST_BYTES, SelfgitAnswerTooLarge, SelfgitApi, SelfgitConnection, SelfgitError } from './selfgit-api';
 
 /** The answer of verify (docs/git-hosts.md, "Verify"). */
 export interface VerifyResult {
@@ -39,11 +39,16 @@ export interface VerifyResult {
   message: string;
 }
 
+/** The answer of an import (docs/git-hosts.md, "Importing issues"). */
 export interface ImportResult {
   imported: number;
   updated: number;
   skipped: number;
   errors: string[];
+  /** The run stopped at one of its bounds with issues (or comments) left: the next run goes on with them. */
+  more: boolean;
+  /** Which bound stopped the run, in words; null when it read the list to its end. */
+  note: string | null;
 }
 
 export const VERIFY_OK = 'Token can access the repository.';
@@ -54,6 +59,11 @@ export const WRITE_PERMISSION = 'issues (write)';
 
 /** Pages read at most by one import (100 issues each): a bound against a server that never ends a list. */
 const MAX_PAGES = 1000;
+/** Comments of one issue copied at most by one import; the others are copied by the next one. */
+export const MAX_COMMENTS_PER_ISSUE = 100;
+
+/** A size in whole MiB, for messages. */
+const mib = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MiB`;
 
 /** A 48-hex-character webhook secret (24 random bytes). */
 const newWebhookSecret = () => randomBytes(24).toString('hex');
@@ -136,6 +146,16 @@ export class SelfgitIntegrationService {
     return this.settings.remove(workspaceId, projectId, 'selfgit');
   }
 
+  /**
+   * A new webhook secret for the integration (docs/git-hosts.md, "Rotating the webhook secret"):
+   * answered in the record, as the record shows it; deliveries signed with the secret it replaces
+   * are still accepted for 24 hours, so the git server can be given the new one meanwhile.
+   */
+  async rotateWebhookSecret(scope: ResolvedScope, user: AuthUser, projectId: string): Promise<SelfgitIntegrationRecord> {
+    const row = await this.settings.rotateWebhookSecret(scope.workspaceId, projectId, 'selfgit', this.crypto.encrypt(newWebhookSecret()));
+    return this.toRecord(row, this.managesSettings(scope, user));
+  }
+
   // ---- verify ----
 
   /**
@@ -194,9 +214,13 @@ export class SelfgitIntegrationService {
   // ---- import ----
 
   /**
-   * Imports every open issue of the repository (pages of 100), each in a transaction of its own,
-   * so a large repository never holds one transaction open and its tasks appear as they are made.
-   * One import per project at a time (409 while another runs).
+   * Imports the repository's open issues (pages of 100), each in a transaction of its own, so a
+   * large repository never holds one transaction open and its tasks appear as they are made. One
+   * import per project at a time (409 while another runs). A run is bounded (docs/git-hosts.md,
+   * "Importing issues"): never more than 100 issues of a page, pages and comment lists of at most
+   * 4 MiB, SELFGIT_IMPORT_MAX_ISSUES issues imported or updated, MAX_COMMENTS_PER_ISSUE comments
+   * copied per issue, and no new issue or page taken after SELFGIT_IMPORT_TIME_LIMIT_MS; what is
+   * left is reported (`more`) for the next run.
    */
   async importIssues(workspaceId: string, user: AuthUser, dto: ImportIssuesDto): Promise<ImportResult> {
     const projectId = dto.projectId.toLowerCase();
@@ -216,13 +240,29 @@ export class SelfgitIntegrationService {
     const ctx = await this.sync.context(integration);
     const commenter = this.commenter(integration, conn);
     const repoPath = SelfgitApi.repoPath(integration.repository_owner, integration.repository_name);
-    const result: ImportResult = { imported: 0, updated: 0, skipped: 0, errors: [] };
+    const { maxIssues, timeLimitMs } = this.config.selfgitImport;
+    const deadline = Date.now() + timeLimitMs;
+    const result: ImportResult = { imported: 0, updated: 0, skipped: 0, errors: [], more: false, note: null };
+    // What stopped the run is its note; comments left on an issue are noted only when nothing stopped it.
+    const stop = (note: string) => {
+      result.more = true;
+      result.note = note;
+    };
+    const again = 'run the import again for the rest';
     let seen = 0;
-    for (let page = 1; page <= MAX_PAGES; page++) {
+    pages: for (let page = 1; ; page++) {
+      if (page > MAX_PAGES) {
+        stop(`Stopped after ${MAX_PAGES} pages of issues: ${again}`);
+        break;
+      }
+      if (Date.now() >= deadline) {
+        stop(`Stopped after ${timeLimitMs / 1000} s, the longest one import runs: ${again}`);
+        break;
+      }
       let list: unknown[];
       let total: number;
       try {
-        const answer = await this.api.get(conn, `${repoPath}/issues?state=open&type=issues&page=${page}&limit=${ISSUES_PER_PAGE}`);
+        const answer = await this.api.get(conn, `${repoPath}/issues?state=open&type=issues&page=${page}&limit=${ISSUES_PER_PAGE}`, MAX_LIST_BYTES);
         if (answer.status === 401 || answer.status === 403) throw new SelfgitError(400, TOKEN_REFUSED);
         if (answer.status === 404) throw new SelfgitError(400, VERIFY_NO_REPOSITORY);
         if (answer.status !== 200 || !Array.isArray(answer.json)) throw new SelfgitError(400, `The selfgit server answered HTTP ${answer.status} for the issue list`);
@@ -230,23 +270,46 @@ export class SelfgitIntegrationService {
         total = Number(answer.headers['x-total-count']);
       } catch (err) {
         if (!(err instanceof SelfgitError)) throw err;
+        const why = err instanceof SelfgitAnswerTooLarge ? `The selfgit server answered more than ${mib(err.maxBytes)} for one page of issues` : err.message;
         // Nothing read yet: the import as a whole fails; later, what was imported stays and the rest is reported.
-        if (page === 1) throw new BadRequestException(err.message);
-        result.errors.push(`Listing issues stopped at page ${page}: ${err.message}`);
+        if (page === 1) throw new BadRequestException(why);
+        result.errors.push(`Listing issues stopped at page ${page}: ${why}`);
         break;
       }
       if (!list.length) break;
-      for (const raw of list) {
+      // A server that answers more than it was asked for does not page as asked: the issues past the
+      // page size are not taken, and no further page is read.
+      const oversized = list.length > ISSUES_PER_PAGE;
+      if (oversized) {
+        result.errors.push(
+          `Listing issues stopped at page ${page}: the selfgit server answered ${list.length} issues for a page of ${ISSUES_PER_PAGE}; the ${list.length - ISSUES_PER_PAGE} beyond were not imported`,
+        );
+      }
+      for (const raw of oversized ? list.slice(0, ISSUES_PER_PAGE) : list) {
         const issue = readIssue(raw);
         if (!issue || issue.state !== 'open') continue; // pull requests, and anything not open
+        if (result.imported + result.updated >= maxIssues) {
+          stop(`Stopped after ${maxIssues} issues imported or updated, the most one import takes: ${again}`);
+          break pages;
+        }
+        if (Date.now() >= deadline) {
+          stop(`Stopped after ${timeLimitMs / 1000} s, the longest one import runs: ${again}`);
+          break pages;
+        }
         try {
           const count = obj(raw).comments;
           const comments = typeof count === 'number' && count === 0 ? [] : await this.comments(conn, repoPath, issue.number);
-          result[await this.sync.importIssue(ctx, issue, comments, user.id, commenter)]++;
+          const done = await this.sync.importIssue(ctx, issue, comments, user.id, commenter, MAX_COMMENTS_PER_ISSUE);
+          result[done.outcome]++;
+          if (done.commentsLeft) {
+            result.more = true;
+            result.note ??= `Issue #${issue.number} has more new comments than one import copies (${MAX_COMMENTS_PER_ISSUE}): ${again}`;
+          }
         } catch (err) {
           result.errors.push(`Issue #${issue.number}: ${this.reason(err, integration.id, issue.number)}`);
         }
       }
+      if (oversized) break;
       seen += list.length;
       if (Number.isFinite(total) && seen >= total) break;
     }
@@ -254,7 +317,13 @@ export class SelfgitIntegrationService {
   }
 
   private async comments(conn: SelfgitConnection, repoPath: string, number: number): Promise<GitComment[]> {
-    const answer = await this.api.get(conn, `${repoPath}/issues/${number}/comments`);
+    let answer: Answer;
+    try {
+      answer = await this.api.get(conn, `${repoPath}/issues/${number}/comments`, MAX_LIST_BYTES);
+    } catch (err) {
+      if (err instanceof SelfgitAnswerTooLarge) throw new SelfgitError(400, `its comments could not be read (the answer is larger than ${mib(err.maxBytes)})`);
+      throw err;
+    }
     if (answer.status !== 200 || !Array.isArray(answer.json)) throw new SelfgitError(400, `its comments could not be read (HTTP ${answer.status})`);
     return answer.json.map(readComment).filter((c): c is GitComment => c !== null);
   }
@@ -277,8 +346,13 @@ export class SelfgitIntegrationService {
     const integration = isUuid(integrationId) ? await this.settings.findForWebhook('selfgit', integrationId.toLowerCase()) : undefined;
     if (!integration) throw new NotFoundException(INTEGRATION_NOT_FOUND);
     if (!raw) throw new UnsupportedMediaTypeException('The webhook body must be JSON (Content-Type: application/json)');
-    const secret = this.crypto.decryptNullable(integration.webhook_secret);
-    if (!secret || !hmacSha256Matches(secret, raw, header(headers, 'x-gitea-signature'))) throw new UnauthorizedException('Invalid signature');
+    // The current secret, or the one a rotation replaced while its 24-hour overlap lasts (findForWebhook answers it only then).
+    const signature = header(headers, 'x-gitea-signature');
+    const signedBy = (cipher: string | null) => {
+      const secret = this.crypto.decryptNullable(cipher);
+      return !!secret && hmacSha256Matches(secret, raw, signature);
+    };
+    if (!signedBy(integration.webhook_secret) && !signedBy(integration.webhook_previous_secret)) throw new UnauthorizedException('Invalid signature');
     const payload: unknown = JSON.parse(raw.toString('utf8'));
     if (!integration.is_active) return { ok: true, outcome: 'ignored', taskIds: [], reason: 'The integration is not active' };
     const repo = payloadRepository(payload);

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean } from 'class-validator';
+import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull, OptionalNullable } from '../../../../common/validation/dto-helpers';
 import { IsIntInRange } from '../../dto/validators';
 import { IsBranchPattern, IsRepositoryPart } from '../../git/git-validators';
@@ -13,7 +13,12 @@ export class HostedgitIntegrationDto {
   @IsRepositoryPart()
   repositoryName: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: 'the App installation that covers the repository (for the task-link comment)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    description: 'the App installation that covers the repository; when given it must be the one the hosted git service names for it',
+  })
   @OptionalNullable()
   @IsIntInRange(1, Number.MAX_SAFE_INTEGER)
   installationId?: number | null;
@@ -27,6 +32,18 @@ export class HostedgitIntegrationDto {
   @OptionalNotNull()
   @IsBoolean()
   commentTaskLinkOnHostedgitIssue?: boolean;
+}
+
+export class HostedgitAuthorizeDto extends HostedgitIntegrationDto {
+  @ApiPropertyOptional({
+    maxLength: 2048,
+    nullable: true,
+    description: 'where to send the browser after the link (absolute, or a path on CLIENT_URL; on the origin of CLIENT_URL or PUBLIC_API_URL)',
+  })
+  @OptionalNullable()
+  @IsString()
+  @MaxLength(2048)
+  callbackURL?: string | null;
 }
 
 export class UpdateHostedgitIntegrationDto {
