@@ -139,7 +139,7 @@ async function main() {
     const scenarios = [
       ['search selective (type all)', { requests: [{ method: 'GET', path: '/api/search?q=quokka', headers: auth }] }],
       ['search common (type tasks)', { requests: [{ method: 'GET', path: '/api/search?q=update&type=tasks', headers: auth }] }],
-      // Beyond the issue's list: a word in every comment (type all), and a common word in one project.
+      // A word in every comment (type all), and a common word in one project.
       ['search common in comments (type all)', { requests: [{ method: 'GET', path: '/api/search?q=think', headers: auth }] }],
       ['search common in one project (type all)', { requests: [{ method: 'GET', path: `/api/search?q=update&projectId=${pb}`, headers: auth }] }],
       ['search task key (type all)', { requests: [{ method: 'GET', path: `/api/search?q=${encodeURIComponent(keyQuery)}`, headers: auth }] }],

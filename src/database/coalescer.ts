@@ -3,8 +3,8 @@
  * starts one at once (after the current tick, so the calls of one tick share it); calls made while
  * a batch runs wait for it and then go together in the next one, up to `max` at a time. Idle, a
  * call costs what the single statement did; under load one round trip serves many callers, and
- * the batches grow with the load instead of adding a fixed wait (docs/benchmarks.md, "Statements
- * planned once, deliveries in batches, the project walk").
+ * the batches grow with the load instead of adding a fixed wait (docs/benchmarks.md, "The path of
+ * an event").
  *
  * `run` answers one output per input, in the inputs' order. When it fails, every call of that
  * batch fails with its error; the next batch is unaffected.

@@ -59,8 +59,8 @@ export function setClause(values: Record<string, unknown>, firstIndex: number): 
  * runs auto-committed on the pool; given a transaction's manager, on the transaction's connection.
  * Meant for statements whose plan does not depend on the values (key lookups, the task write
  * path, the worker's statements); the statements of the request paths and the worker run
- * thousands of times a second, and planning was up to a third of their cost in Postgres
- * (docs/benchmarks.md, "Statements planned once, deliveries in batches, the project walk").
+ * thousands of times a second, and planning cost a third of the status change and more than the
+ * execution of the board's lists (docs/benchmarks.md, "Statements planned once").
  */
 export async function preparedRows<T = any>(on: DataSource | EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
   const runner = on instanceof EntityManager ? (on.queryRunner as PostgresQueryRunner | undefined) : undefined;
@@ -80,7 +80,7 @@ export const preparedName = (prefix: string, text: string): string => `${prefix}
  * every connection keeps each prepared shape's plan for its lifetime, and a large statement's plan
  * is big (the task update with its history and outbox rows: ~330 KB per connection, measured with
  * pg_backend_memory_contexts). The first `max` shapes seen are prepared; a shape beyond them runs
- * unnamed (planned on every call, as before), so however many shapes requests make, the plan
+ * unnamed (planned on every call), so however many shapes requests make, the plan
  * cache stays bounded.
  */
 export class PreparedShapes {

@@ -16,9 +16,9 @@ const QUEUE_TIMEOUT_MS = 5_000;
 /** After a failed publication (Redis away), the next try comes this soon, or at the poll if sooner. */
 const RETRY_MS = 1_000;
 /**
- * Least time between the starts of two drains (see wake()). 4 ms since the relay's statements are
- * prepared: against 10 ms, the delivery benchmark's p50 fell from 49–68 to 44–54 ms with the same
- * throughput (docs/benchmarks.md, "Statements planned once, deliveries in batches, the project walk").
+ * Least time between the starts of two drains (see wake()). With the relay's statements prepared,
+ * 4 ms gives the delivery benchmark a p50 of 44–54 ms against 49–68 ms at 10 ms, at the same
+ * throughput (docs/benchmarks.md, "The path of an event").
  */
 const GATHER_MS = 4;
 

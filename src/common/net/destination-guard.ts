@@ -6,7 +6,7 @@ import ipaddr from 'ipaddr.js';
 
 /**
  * The destination guard (docs/integrations.md, "Destination guard"): outbound requests to URLs
- * that users supply (webhooks, chat webhooks, later git hosts and push servers) may reach only
+ * that users supply (webhooks, chat webhooks, self-hosted git servers, push servers) may reach only
  * public unicast addresses. It checks when a URL is saved (DestinationGuard.check) and again when
  * a connection is opened (the agents below), on the address actually connected to, so a name that
  * resolved publicly when saved and privately later (DNS rebinding) cannot reach inside.
