@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CorsOptionsDelegate } from '@nestjs/common/interfaces/external/cors-options.interface';
@@ -99,6 +101,28 @@ function corsOptions(config: AppConfig): CorsOptionsDelegate<Request> {
   };
 }
 
+/**
+ * Requests that Node's HTTP parser refuses before the app sees them (header fields over its 16 KiB
+ * limit, a malformed request line, a request that took too long to arrive) get `{message}` like
+ * every other error (docs/decisions-local.md, "Errors and conventions"), not Node's bare status line.
+ */
+function answerParserErrorsAsJson(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request header fields too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'Request timeout']
+          : [400, 'Bad Request', 'Malformed HTTP request'];
+    const body = JSON.stringify({ message });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+}
+
 /** Boots the roles named in config: the API (HTTP server) and/or the worker (queue processors). */
 export async function bootstrap(config: AppConfig, opts: { host?: string; migrate?: boolean } = {}): Promise<Running> {
   if (opts.migrate !== false) {
@@ -112,6 +136,7 @@ export async function bootstrap(config: AppConfig, opts: { host?: string; migrat
     const app = await NestFactory.create<NestExpressApplication>(module, { logger, bodyParser: false });
     setUpHttp(app, config, root);
     await app.listen(config.port, opts.host ?? '0.0.0.0');
+    answerParserErrorsAsJson(app.getHttpServer());
     const addr = app.getHttpServer().address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };

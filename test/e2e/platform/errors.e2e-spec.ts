@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 
@@ -21,6 +22,24 @@ describe('the error contract (decisions §1)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'Invalid JSON body' });
     expect(await workspaces()).toBe(before);
+  });
+
+  it("requests Node's parser refuses get {message} too: header fields over 16 KiB → 431, a malformed request line → 400", async () => {
+    const { port } = new URL(t.url);
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+        let got = '';
+        socket.on('data', (d) => (got += d.toString('utf8')));
+        socket.on('end', () => resolve(got));
+        socket.on('error', reject);
+      });
+    const big = await raw(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(JSON.parse(big.slice(big.indexOf('\r\n\r\n') + 4))).toEqual({ message: 'Request header fields too large' });
+    const bad = await raw('NOT A REQUEST\r\n\r\n');
+    expect(bad.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(bad.slice(bad.indexOf('\r\n\r\n') + 4))).toEqual({ message: 'Malformed HTTP request' });
   });
 
   it('a body over 1 MiB → 413 {message}', async () => {
