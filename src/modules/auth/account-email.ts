@@ -1,5 +1,5 @@
+import { escapeHtml } from '../../common/text/html';
 import { EmailMessage } from '../mail/email.types';
-import { escapeHtml } from '../organization/invitation-email';
 
 /** What an account email needs: the addressee, the link that carries the token and its expiry. */
 export interface AccountEmailInput {

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../common/text/html';
 import { EmailMessage } from '../mail/email.types';
 
 export interface InvitationEmailInput {
@@ -9,9 +10,6 @@ export interface InvitationEmailInput {
   acceptUrl: string;
   expiresAt: Date;
 }
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
 /** User-supplied names go into a header: no line breaks, bounded length. */
 const oneLine = (s: string, max = 120) => {

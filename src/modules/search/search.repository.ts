@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { preparedRows, rows } from '../../database/sql';
-import { SearchResult } from './search.service';
+import type { SearchResult } from './search.record';
 
 /** The column a search statistic describes (see SearchStatsService). */
 export type StatsColumn = 'task.title' | 'task.description' | 'comment.content' | 'activity.content';

@@ -4,6 +4,7 @@ import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { AccessService } from '../../common/permissions/access.service';
 import { SearchQueryDto } from './dto/search-query.dto';
+import { SearchResult } from './search.record';
 import { likePattern, parseTaskKey, searchSql, Section } from './search.sql';
 import { SearchStatsService } from './search-stats.service';
 import { SearchRepository } from './search.repository';
@@ -17,14 +18,6 @@ const SECTION_RESOURCE: Record<Section, string> = {
   comments: 'task',
   activities: 'task',
 };
-
-export interface SearchResult {
-  tasks: unknown[];
-  projects: unknown[];
-  workspaces: unknown[];
-  comments: unknown[];
-  activities: unknown[];
-}
 
 @Injectable()
 export class SearchService {

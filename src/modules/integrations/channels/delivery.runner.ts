@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
+import { Coalescer } from '../../../common/concurrency/coalescer';
 import { CryptoService } from '../../../common/crypto/crypto.service';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
-import { Coalescer } from '../../../database/coalescer';
 import { ChannelFormat, Target, TargetUnusableError } from './channel-formats';
 import { DELIVER_JOB, DeliveryJobData, REDELIVER_JOB } from './channels';
 import { Verdict } from './classify';

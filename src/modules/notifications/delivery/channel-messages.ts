@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../../common/text/html';
 import { genericWebhookBody, genericWebhookHeaders } from '../../integrations/channels/generic-webhook.format';
 import { OutboundRequest } from '../../integrations/channels/outbound-http';
 import { truncate } from '../../integrations/channels/text';
@@ -82,8 +83,6 @@ export function userWebhookRequest(url: string, secrets: readonly string[], deli
   return { url, headers: { 'user-agent': USER_AGENT, ...genericWebhookHeaders(deliveryId, nowSeconds, body, secrets) }, body };
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 /** A subject line: no line breaks, bounded. */
 const subjectLine = (s: string, max = 200) =>
   truncate(
