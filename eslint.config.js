@@ -107,12 +107,29 @@ const BOUNDARIES = {
     'src/config/app-config.ts': {
       'src/modules/oauth/oauth-urls.ts': 'the configuration checks the OAuth provider URLs with the very rule the OAuth flow applies (pure functions, no imports)',
     },
-    'src/modules/integrations/selfgit/selfgit-api.ts': {
+    'src/modules/git-hosts/selfgit/selfgit-api.ts': {
       'src/modules/integrations/channels/outbound-http.ts':
         "the selfgit API client sends through the deliveries' destination-guarded send(), a plain function with no worker state",
     },
     'src/modules/search/search.service.ts': {
       'src/modules/search/search.sql.ts': 'the service picks the statement variant from the search statistics and parses the query; SearchRepository.search runs the statement',
+    },
+  },
+  /**
+   * Modules that import (types too) only from the feature modules listed for them: module → module → why.
+   * A module not listed here is bound by the rules above only.
+   */
+  moduleDependencies: {
+    'git-hosts': {
+      task: 'imports and inbound webhooks create, change and comment tasks only through TaskService (the task write path); the task fields and priorities of the rules (task.record)',
+      project: "ProjectService: the key and slug of an integration's project (task numbers, the task-link comment)",
+      column: "ColumnService: the project's columns, which an event or a workflow rule moves a task into; the board's virtual statuses the rules name (board-statuses)",
+      label: "LabelService: an issue's labels attached to its task by name",
+      auth: "hostedgit linking: at the App's callback AuthService checks that the session or key that started the link is still live; the callbackURL must be on an allowed origin (account-links: allowedRedirect, originRule)",
+      oauth: 'hostedgit linking: the browser binding of the authorization round trip (oauth-browser-binding), the same as the OAuth sign-in uses',
+      organization: 'the shared string validator of DTOs (organization/dto/validators, IsRequiredString)',
+      integrations:
+        "the settings validators shared with the notifying integrations (integrations/dto/validators: IsWebhookUrl, IsIntInRange); the selfgit client's send() (an allowedImports exception above)",
     },
   },
 };

@@ -41,6 +41,13 @@ function violation(o, from, to, onlyTypes) {
   if (matchesAny(to, o.workerOnly) && !matchesAny(from, o.workerOnly)) {
     return `${to} is worker-only code (processors, delivery runners, worker modules): the API side never imports it (docs/architecture.md, "One build, two roles").`;
   }
+  // A module with a declared list of dependencies imports (types too) only from the modules it names.
+  const importer = moduleOf(from);
+  const imported = moduleOf(to);
+  const allowed = importer && o.moduleDependencies?.[importer];
+  if (allowed && imported && imported !== importer && allowed[imported] === undefined) {
+    return `${from} is in the ${importer} module, which imports only from the modules listed for it in moduleDependencies (eslint.config.js), not from ${imported} (${to}). Add ${imported} there with the reason, or use what a listed module offers.`;
+  }
   if (onlyTypes) return null;
   if (to.endsWith('.sql.ts') && !from.endsWith('.repository.ts') && !from.endsWith('.sql.ts')) return `${to} builds SQL: only a repository imports it.`;
   const owner = moduleOf(to);
@@ -67,6 +74,7 @@ const boundaries = {
           publicRepositories: { type: 'object' },
           workerOnly: { type: 'array', items: { type: 'string' } },
           allowedImports: { type: 'object' },
+          moduleDependencies: { type: 'object' },
         },
         required: ['sharedFolders', 'publicRepositories', 'workerOnly', 'allowedImports'],
         additionalProperties: false,

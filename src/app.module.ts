@@ -13,6 +13,7 @@ import { AdminModule } from './modules/admin/admin.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { ClientConfigModule } from './modules/client-config/client-config.module';
+import { GitHostsModule } from './modules/git-hosts/git-hosts.module';
 import { HealthModule } from './modules/health/health.module';
 import { IntegrationsModule } from './modules/integrations/integrations.module';
 import { NotificationPreferencesModule } from './modules/notification-preferences/notification-preferences.module';
@@ -50,6 +51,7 @@ export const FEATURE_MODULES: Type[] = [
   SearchModule,
   OAuthModule,
   IntegrationsModule,
+  GitHostsModule,
   NotificationPreferencesModule,
   NotificationsModule,
   AdminModule,

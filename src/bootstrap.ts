@@ -16,7 +16,7 @@ import { BODY_LIMIT_BYTES, jsonBodyParser } from './common/http/body-parser';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
 import { ensureDatabase, migrate } from './database/migrate';
 import { QUEUE_DASHBOARD_PATH, QueueDashboard } from './modules/admin/queue-dashboard.service';
-import { errorBodyKeyOf } from './modules/integrations/git/git-routes';
+import { errorBodyKeyOf } from './modules/git-hosts/git-routes';
 
 export interface Running {
   app: INestApplication | INestApplicationContext;

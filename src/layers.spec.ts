@@ -118,6 +118,30 @@ describe('module boundaries', () => {
     expect(allowed).toEqual([]);
   });
 
+  it('a module with declared dependencies (moduleDependencies) imports, types too, only from the modules it names', () => {
+    const findings = lint(
+      'src/modules/git-hosts/bogus.service.ts',
+      `import { SearchService } from '../search/search.service';
+       import type { NotificationRecord } from '../notifications/notification.record';
+       export const s = SearchService;
+       export type N = NotificationRecord;`,
+    );
+    expect(findings).toEqual(
+      Array(2).fill(expect.stringMatching(/^tandem\/boundaries: src\/modules\/git-hosts\/bogus.service.ts is in the git-hosts module, which imports only from the modules listed/)),
+    );
+    // The modules it names, its own files and shared code are fine; a module without a list is bound by the other rules only.
+    const allowed = lint(
+      'src/modules/git-hosts/selfgit/bogus.service.ts',
+      `import { TaskService } from '../../task/task.service';
+       import { IsWebhookUrl } from '../../integrations/dto/validators';
+       import { GitSyncService } from '../git-sync.service';
+       import { DestinationGuard } from '../../../common/net/destination-guard';
+       export const used = [TaskService, IsWebhookUrl, GitSyncService, DestinationGuard];`,
+    );
+    expect(allowed).toEqual([]);
+    expect(lint('src/modules/label/bogus.service.ts', "import { SearchService } from '../search/search.service';\nexport const s = SearchService;")).toEqual([]);
+  });
+
   it('the API side never imports worker-only code; the root module adds the worker role', () => {
     const code = `import { FanOutProcessor } from '../integrations/channels/fan-out.processor';
        import { NotificationWorkerModule } from '../notifications/delivery/notification-worker.module';

@@ -18,6 +18,6 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedTable[] = [
   { table: 'integration', key: 'id', columns: ['bot_token', 'webhook_url', 'secret', 'previous_secret'] },
   // A user's push tokens and webhook signing secrets, current and replaced (src/modules/notification-preferences).
   { table: 'notification_preference', key: 'user_id', columns: ['topicpush_token', 'serverpush_token', 'webhook_secret', 'webhook_previous_secret'] },
-  // Git-host integrations: the selfgit access token and its inbound webhook secret, current and rotated out (src/modules/integrations/selfgit).
+  // Git-host integrations: the selfgit access token and its inbound webhook secret, current and rotated out (src/modules/git-hosts/selfgit).
   { table: 'git_integration', key: 'id', columns: ['access_token', 'webhook_secret', 'webhook_previous_secret'] },
 ];

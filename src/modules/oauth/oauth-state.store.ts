@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { OneUseStates } from '../../redis/one-use-states';
 import { RedisService } from '../../redis/redis.service';
 
 const TTL_MS = 10 * 60_000;
-const STATE_FORMAT = /^[\w-]{16,128}$/;
 
 /** A sign-in between the redirect to the provider and its callback. */
 export interface PendingAuthorization {
@@ -20,24 +20,11 @@ export interface PendingAuthorization {
 
 /**
  * Pending authorizations live in Redis under the instance prefix, keyed by `state`, for ten
- * minutes and for one callback only (GETDEL), so a state cannot be replayed by any process.
+ * minutes and for one callback only, so a state cannot be replayed by any process.
  */
 @Injectable()
-export class OAuthStateStore {
-  constructor(private readonly redis: RedisService) {}
-
-  async put(state: string, pending: PendingAuthorization): Promise<void> {
-    await this.redis.client.set(this.key(state), JSON.stringify(pending), 'PX', TTL_MS);
-  }
-
-  /** The pending authorization for `state`, removed as it is read; null when unknown, used or expired. */
-  async take(state: unknown): Promise<PendingAuthorization | null> {
-    if (typeof state !== 'string' || !STATE_FORMAT.test(state)) return null;
-    const raw = await this.redis.client.getdel(this.key(state));
-    return raw ? (JSON.parse(raw) as PendingAuthorization) : null;
-  }
-
-  private key(state: string): string {
-    return this.redis.key('oauth', 'state', state);
+export class OAuthStateStore extends OneUseStates<PendingAuthorization> {
+  constructor(redis: RedisService) {
+    super(redis, ['oauth', 'state'], TTL_MS);
   }
 }
