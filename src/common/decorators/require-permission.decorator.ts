@@ -1,4 +1,5 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 
 export const PERMISSION_METADATA = 'tandem:permission';
 
@@ -21,10 +22,14 @@ export interface PermissionRequirement {
 
 /**
  * Declares what a route needs: the caller must be a member of the workspace the located resource
- * lives in (else 404) and hold resource:action (else 403).
+ * lives in (else 404) and hold resource:action (else 403, naming it). The OpenAPI document learns
+ * the permission from the x-permission marker (documentCommonErrors turns it into the 403 message).
  */
 export const RequirePermission = (resource: string, action: string, scope: ScopeLocator) =>
-  applyDecorators(SetMetadata(PERMISSION_METADATA, { resource, action, scope } satisfies PermissionRequirement));
+  applyDecorators(
+    SetMetadata(PERMISSION_METADATA, { resource, action, scope } satisfies PermissionRequirement),
+    ...(action === 'read' ? [] : [ApiExtension('x-permission', `${resource}:${action}`)]),
+  );
 
 /** What the permission guard found: injected into handlers with @Scope(). */
 export interface ResolvedScope {

@@ -5,7 +5,7 @@ import { PERMISSION_METADATA, PermissionRequirement, ResolvedScope } from '../de
 import { isUuid } from '../pipes/id.pipe';
 import { AccessService } from '../permissions/access.service';
 import { EarlyLocationRequest } from '../permissions/early-location';
-import { hasPermission } from '../permissions/permissions';
+import { hasPermission, insufficientPermissions } from '../permissions/permissions';
 import { ScopeRegistry } from '../permissions/scope-registry';
 
 /**
@@ -45,7 +45,7 @@ export class PermissionGuard implements CanActivate {
     if (!found || !found.memberId) throw new NotFoundException(notFound);
     const permissions = await this.access.permissionsFor(found.workspaceId, found.roles);
     if (need.action !== 'read' && !hasPermission(permissions, need.resource, need.action)) {
-      throw new ForbiddenException('Insufficient permissions');
+      throw new ForbiddenException(insufficientPermissions(need.resource, need.action));
     }
     const resolved: ResolvedScope = {
       workspaceId: found.workspaceId,

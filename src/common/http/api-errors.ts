@@ -32,12 +32,16 @@ export const ApiPublic = () => ApiExtension('x-public', true);
 const UNAUTHORIZED = { description: '`Unauthorized`: missing, invalid, expired or revoked credentials' };
 const RATE_LIMITED = { description: '`Too many requests`: over the rate limit; see the Retry-After header' };
 const SERVER_ERROR = { description: '`Internal server error`: the cause is logged with the request id, never returned' };
+const INSUFFICIENT = '`Insufficient permissions`';
 const BAD_INPUT = { description: 'Validation failed: the message names the field, e.g. `title must be a string`; `Invalid JSON body`' };
 
 /**
  * Adds the errors every route shares: 401 and 429 to routes behind authentication, 400 to routes
  * that take input, 500 to all, each with the `{message}` schema (`{error}` for the routes marked
- * x-error-key); drops the x-public and x-error-key markers afterwards. The organization operations so document six error answers each, as the spec says.
+ * x-error-key), and to routes that need a permission (the x-permission marker of @RequirePermission) the
+ * 403 the permission guard answers, with the message naming the permission (a bare
+ * `Insufficient permissions` listed in @ApiErrors becomes that message); drops the x-public,
+ * x-error-key and x-permission markers afterwards. The organization operations so document six error answers each, as the spec says.
  */
 export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
   // The ErrorBody and ErrorKeyBody schemas come from the classes (extraModels in bootstrap).
@@ -55,6 +59,15 @@ export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
       // Nest documents a default success only for routes without explicit responses; ApiErrors
       // would otherwise hide it. Every success here is 200.
       if (!Object.keys(op.responses).some((status) => /^[23]/.test(status))) op.responses['200'] = { description: 'Success' };
+      const permission: unknown = op['x-permission'];
+      delete op['x-permission'];
+      if (typeof permission === 'string') {
+        const message = `\`Insufficient permissions: ${permission} is needed\``;
+        const forbidden = op.responses['403'];
+        if (!forbidden) add(op.responses, '403', { description: `${message}: a member whose roles lack the permission` });
+        else if (forbidden.description?.includes(INSUFFICIENT)) forbidden.description = forbidden.description.split(INSUFFICIENT).join(message);
+        else forbidden.description = `${message} · ${forbidden.description ?? ''}`;
+      }
       const isPublic = op['x-public'] === true;
       delete op['x-public'];
       if (!isPublic) {

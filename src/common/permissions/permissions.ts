@@ -15,6 +15,13 @@ export type Resource = keyof typeof RESOURCE_ACTIONS;
 export type Action<R extends Resource = Resource> = (typeof RESOURCE_ACTIONS)[R][number];
 export type PermissionMap = Partial<Record<Resource, readonly string[]>>;
 
+/**
+ * The 403 message for a member whose roles lack a permission (docs/decisions-local.md, "Errors and
+ * conventions"): clients match on the `Insufficient permissions` prefix; the rest names what is missing.
+ */
+export const INSUFFICIENT_PERMISSIONS = 'Insufficient permissions';
+export const insufficientPermissions = (resource: string, action: string): string => `${INSUFFICIENT_PERMISSIONS}: ${resource}:${action} is needed`;
+
 export const STATIC_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type StaticRole = (typeof STATIC_ROLES)[number];
 

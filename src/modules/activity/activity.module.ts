@@ -7,10 +7,11 @@ import { Activity } from './activity.entity';
 import { ActivityRepository, COMMENT_SCOPE_SQL } from './activity.repository';
 import { ActivityService } from './activity.service';
 import { CommentController } from './comment.controller';
+import { LegacyCommentController } from './legacy-comment.controller';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Activity]), TaskModule],
-  controllers: [CommentController, ActivityController],
+  controllers: [CommentController, LegacyCommentController, ActivityController],
   providers: [ActivityService, ActivityRepository],
   exports: [ActivityService],
 })

@@ -25,6 +25,11 @@ export const DASHBOARD_COOKIE = 'tandem_queues';
 /** Lifetime of the dashboard cookie: re-open the dashboard after it. */
 export const DASHBOARD_COOKIE_MAX_AGE_S = 15 * 60;
 const AUDIENCE = 'tandem:queue-dashboard';
+/**
+ * The dashboard's 401 (no, invalid, expired or revoked credentials or cookie): a browser cannot send a
+ * token, so the message says how it gets in (docs/decisions-local.md, "Queue dashboard").
+ */
+export const DASHBOARD_UNAUTHORIZED = `Unauthorized: POST ${QUEUE_DASHBOARD_PATH}${SESSION_SUBPATH} with an instance admin's session token sets the dashboard's cookie`;
 
 /**
  * The page's own Content-Security-Policy (replacing the API's): its scripts, styles, images and
@@ -139,18 +144,18 @@ export class QueueDashboard implements OnApplicationShutdown {
     });
   }
 
-  /** The caller: a session token in Authorization, else the dashboard cookie; 401 without either, 403 for an API key. */
+  /** The caller: a session token in Authorization, else the dashboard cookie; 401 (DASHBOARD_UNAUTHORIZED) without either, 403 for an API key. */
   private async authenticate(req: Request): Promise<AuthUser> {
     const header = req.headers.authorization;
     const bearer = typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey === 'string' || (bearer && !looksLikeJwt(bearer))) {
       const user = await this.auth.validateApiKey(typeof apiKey === 'string' ? apiKey.trim() : bearer!);
-      throw user ? new ForbiddenException(API_KEY_REFUSED) : new UnauthorizedException('Unauthorized');
+      throw user ? new ForbiddenException(API_KEY_REFUSED) : new UnauthorizedException(DASHBOARD_UNAUTHORIZED);
     }
     if (bearer) return this.sessionUser(bearer, this.config.jwtSecret, {});
     const cookie = readCookie(req.headers.cookie, DASHBOARD_COOKIE);
-    if (!cookie) throw new UnauthorizedException('Unauthorized');
+    if (!cookie) throw new UnauthorizedException(DASHBOARD_UNAUTHORIZED);
     // The cookie is SameSite=Strict; a state-changing request must moreover come from the
     // dashboard's own pages (a same-site page of another origin would still send the cookie).
     if (!SAFE_METHODS.has(req.method) && !this.sameOrigin(req)) throw new ForbiddenException('Cross-origin request refused');
@@ -168,7 +173,7 @@ export class QueueDashboard implements OnApplicationShutdown {
     // A session token never carries the dashboard's audience, nor a cookie token another's.
     if (!opts.audience && payload?.aud !== undefined) payload = null;
     const user = typeof payload?.sub === 'string' && typeof payload?.sid === 'string' ? await this.auth.validateSession(payload.sid, payload.sub) : null;
-    if (!user) throw new UnauthorizedException('Unauthorized');
+    if (!user) throw new UnauthorizedException(DASHBOARD_UNAUTHORIZED);
     return user;
   }
 

@@ -2,7 +2,7 @@ import { ForbiddenException, NotFoundException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
-import { splitRoles } from '../../common/permissions/permissions';
+import { INSUFFICIENT_PERMISSIONS, splitRoles } from '../../common/permissions/permissions';
 import { WorkspaceRepository } from './workspace.repository';
 
 export type PermissionSets = Map<string, Set<string>>;
@@ -32,7 +32,7 @@ export function grantablePermissions(scope: ResolvedScope, user: AuthUser): Perm
  * invitations see them (invitation:create or invitation:cancel, narrowed by an API key's scopes).
  */
 export function assertCanSeeInvitations(scope: ResolvedScope, user: AuthUser): void {
-  if (!managesInvitations(scope.permissions)) throw new ForbiddenException('Insufficient permissions');
+  if (!managesInvitations(scope.permissions)) throw new ForbiddenException(`${INSUFFICIENT_PERMISSIONS}: invitation:create or invitation:cancel is needed`);
   if (!managesInvitations(grantablePermissions(scope, user))) throw new ForbiddenException('Insufficient API key scope');
 }
 

@@ -73,7 +73,11 @@ export class OrganizationController {
   @ApiAnswer('Invitation[]')
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   @ApiOperation({ summary: "The workspace's invitations; needs invitation:create or invitation:cancel" })
-  @ApiErrors([400, 'No active organization'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Workspace not found'])
+  @ApiErrors(
+    [400, 'No active organization'],
+    [403, 'Insufficient permissions: invitation:create or invitation:cancel is needed', 'Insufficient API key scope'],
+    [404, 'Workspace not found'],
+  )
   listInvitations(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
     assertCanSeeInvitations(scope, user);
     return this.orgs.listInvitations(scope.workspaceId);

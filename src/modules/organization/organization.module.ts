@@ -8,6 +8,7 @@ import { MemberController } from './member.controller';
 import { MemberService } from './member.service';
 import { OrganizationController } from './organization.controller';
 import { OrganizationDataModule } from './organization-data.module';
+import { WorkspaceMembersController } from './workspace-members.controller';
 import { ORGANIZATION_SCOPE_KINDS } from './organization.scopes';
 import { OrganizationService } from './organization.service';
 import { RoleService } from './role.service';
@@ -17,7 +18,7 @@ import { TeamService } from './team.service';
 /** The organization routes (API role). Its tables live in OrganizationDataModule. */
 @Module({
   imports: [OrganizationDataModule, UserDataModule, MailModule],
-  controllers: [OrganizationController, TeamController, InvitationController, MemberController],
+  controllers: [OrganizationController, TeamController, InvitationController, MemberController, WorkspaceMembersController],
   providers: [OrganizationService, TeamService, InvitationService, MemberService, RoleService],
   exports: [OrganizationService],
 })

@@ -63,7 +63,14 @@ export class TaskBulkController {
       'Invalid status "…". Valid statuses for this project: …',
       'Assignee must be a member of this workspace',
     ],
-    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [
+      403,
+      'Insufficient permissions: task:update is needed',
+      'Insufficient permissions: task:assign is needed',
+      'Insufficient permissions: label:update is needed',
+      'Insufficient permissions: task:delete is needed',
+      'Insufficient API key scope',
+    ],
     [404, 'Task not found', 'Label not found'],
   )
   update(@CurrentUser() user: AuthUser, @Body() dto: BulkUpdateDto) {

@@ -5,7 +5,7 @@ import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator'
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { AccessService } from '../../common/permissions/access.service';
-import { hasPermission } from '../../common/permissions/permissions';
+import { hasPermission, insufficientPermissions } from '../../common/permissions/permissions';
 import { LabelService } from '../label/label.service';
 import { TaskPatch } from '../task/task-changes';
 import { Priority } from '../task/task.record';
@@ -101,7 +101,7 @@ export class TaskBulkService {
     }
     if (workspaces.length > 1) throw new BadRequestException('All tasks of a bulk update must be in one workspace');
     const permissions = await this.access.permissionsFor(workspaces[0], memberships[0].roles);
-    if (!hasPermission(permissions, need.resource, need.action)) throw new ForbiddenException('Insufficient permissions');
+    if (!hasPermission(permissions, need.resource, need.action)) throw new ForbiddenException(insufficientPermissions(need.resource, need.action));
     return workspaces[0];
   }
 }

@@ -33,6 +33,7 @@ export class TaskController {
   @HttpCode(200)
   @RequirePermission('task', 'create', PROJECT)
   @ApiOperation({ summary: 'Create a task: next number of the project, end of its column (assigning needs task:assign)' })
+  @ApiErrors([403, 'Insufficient permissions', 'Insufficient permissions: task:assign is needed', 'Insufficient API key scope'])
   create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string, @Body() dto: CreateTaskDto) {
     return this.tasks.create(scope, user, projectId, dto);
   }
@@ -121,7 +122,7 @@ export class TaskController {
   @ApiOperation({ summary: 'Update several fields; changing the assignee also needs task:assign; projectId, when sent, must be the current project' })
   @ApiErrors(
     [400, 'Use PUT /task/move/{id} to move a task to another project', 'Invalid status "…". Valid statuses for this project: …', 'Assignee must be a member of this workspace'],
-    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [403, 'Insufficient permissions', 'Insufficient permissions: task:assign is needed', 'Insufficient API key scope'],
     [404, 'Task not found'],
   )
   update(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: UpdateTaskDto) {

@@ -6,7 +6,7 @@ import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { AccessService } from '../../common/permissions/access.service';
-import { hasPermission } from '../../common/permissions/permissions';
+import { hasPermission, insufficientPermissions } from '../../common/permissions/permissions';
 import { invalidStatusMessage } from '../column/board-statuses';
 import { CreateTaskDto, ListTasksQuery, MoveTaskDto } from './dto/task.dto';
 import { diffTask, isEmptyDiff, TaskPatch } from './task-changes';
@@ -260,7 +260,7 @@ export class TaskService {
 
   /** Changing the assignee needs task:assign, from the role and (for an API key) from its scopes. */
   private assertMayAssign(scope: ResolvedScope, user: AuthUser): void {
-    if (!hasPermission(scope.permissions, 'task', 'assign')) throw new ForbiddenException('Insufficient permissions');
+    if (!hasPermission(scope.permissions, 'task', 'assign')) throw new ForbiddenException(insufficientPermissions('task', 'assign'));
     const keyScopes = user.apiKey?.permissions;
     if (keyScopes && !keyScopeAllows(keyScopes, 'task', 'assign')) throw new ForbiddenException('Insufficient API key scope');
   }

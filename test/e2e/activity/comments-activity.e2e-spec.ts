@@ -48,7 +48,7 @@ describe('comments and activity', () => {
     const notFound = { message: 'Comment not found' };
     expect((await t.api.put(`/comment/${c.id}`, { content: 'Hijacked' }, owner.token)).body).toEqual(notFound);
     expect((await t.api.delete(`/comment/${c.id}`, owner.token)).body).toEqual(notFound);
-    expect((await t.api.post(`/comment/${task.id}`, { content: 'x' }, viewer.token)).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await t.api.post(`/comment/${task.id}`, { content: 'x' }, viewer.token)).body).toEqual({ message: 'Insufficient permissions: task:update is needed' });
     expect((await t.api.get(`/comment/${task.id}`, viewer.token)).body).toHaveLength(1);
 
     expect((await t.api.put(`/comment/${c.id}`, { content: ' ' }, member.token)).status).toBe(400);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { API_KEY_REFUSED, NOT_INSTANCE_ADMIN } from '../../../src/common/guards/instance-admin.guard';
-import { QueueDashboard } from '../../../src/modules/admin/queue-dashboard.service';
+import { DASHBOARD_UNAUTHORIZED, QueueDashboard } from '../../../src/modules/admin/queue-dashboard.service';
 import { QUEUE_NAMES, QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { Auth } from '../../support/api';
@@ -10,6 +10,11 @@ import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 
 const REDIS_URL = runRedisUrl();
 const UNAUTHORIZED = { status: 401, body: { message: 'Unauthorized' } };
+/** The dashboard's own 401 says how a browser gets in. */
+const DASHBOARD_401 = {
+  status: 401,
+  body: { message: "Unauthorized: POST /api/admin/queues/session with an instance admin's session token sets the dashboard's cookie" },
+};
 
 /**
  * The queue dashboard (docs/decisions-local.md, "Queue dashboard"): Bull Board under
@@ -72,7 +77,8 @@ afterAll(async () => {
 });
 
 describe('who may open it', () => {
-  it('anonymous, invalid or revoked credentials → 401 {message}; nothing connects to the queues for them', async () => {
+  it('anonymous, invalid or revoked credentials → 401 {message} saying how to get in; nothing connects to the queues for them', async () => {
+    expect(DASHBOARD_UNAUTHORIZED).toBe(DASHBOARD_401.body.message);
     const revoked = (await t.api.signUp()).token;
     expect((await t.api.post('/auth/sign-out', undefined, revoked)).status).toBe(200);
     for (const path of ['', '/', '/api/queues', '/queue/email', '/static/css/does-not-matter.css']) {
@@ -80,7 +86,7 @@ describe('who may open it', () => {
         string,
         string
       >[]) {
-        expect([path, headers, statusAndBody(await dashboard(path, headers))]).toEqual([path, headers, UNAUTHORIZED]);
+        expect([path, headers, statusAndBody(await dashboard(path, headers))]).toEqual([path, headers, DASHBOARD_401]);
       }
     }
     expect(statusAndBody(await t.api.post('/admin/queues/session', undefined))).toEqual(UNAUTHORIZED);
@@ -141,7 +147,7 @@ describe('in a browser', () => {
     const token = cookie.split('=')[1];
     expect(statusAndBody(await t.api.get('/auth/get-session', token))).toEqual(UNAUTHORIZED);
     // A forged or altered cookie is refused.
-    expect((await dashboard('/api/queues', { cookie: `${cookie.slice(0, -2)}xx` })).status).toBe(401);
+    expect(statusAndBody(await dashboard('/api/queues', { cookie: `${cookie.slice(0, -2)}xx` }))).toEqual(DASHBOARD_401);
   });
 
   it('the cookie ends with the session it was made from', async () => {
@@ -150,7 +156,7 @@ describe('in a browser', () => {
     const { cookie } = await openSession(session.body.token);
     expect((await dashboard('/api/queues', { cookie })).status).toBe(200);
     expect((await t.api.post('/auth/sign-out', undefined, session.body.token)).status).toBe(200);
-    expect(statusAndBody(await dashboard('/api/queues', { cookie }))).toEqual(UNAUTHORIZED);
+    expect(statusAndBody(await dashboard('/api/queues', { cookie }))).toEqual(DASHBOARD_401);
   });
 
   it("a change through the cookie must come from the dashboard's own origin", async () => {

@@ -195,7 +195,7 @@ describe('hostedgit integration settings', () => {
     expect(e.status).toBe(200);
     await sql(t.databaseUrl, `UPDATE member SET role = 'member' WHERE organization_id = $1 AND user_id = $2`, [workspaceId, demoted.user.id]);
     const lost = await t.api.get(`/hostedgit-integration/callback${github.approve(e.body.url, admin).search}`, undefined, { headers: { cookie: cookieOf(e) } });
-    expect([lost.status, lost.body]).toEqual([403, { message: 'Insufficient permissions' }]);
+    expect([lost.status, lost.body]).toEqual([403, { message: 'Insufficient permissions: workspace:manage_settings is needed' }]);
     expect((await t.api.get(`/hostedgit-integration/project/${project.id}`, owner.token)).text).toBe('null');
 
     // A plain member cannot start one.
@@ -236,7 +236,7 @@ describe('hostedgit integration settings', () => {
     const cases: [string | undefined, unknown, number, string][] = [
       [owner.token, { repositoryName: 'x' }, 400, 'property repositoryName should not exist'],
       [owner.token, { isActive: 'yes' }, 400, 'isActive must be a boolean value'],
-      [member.token, { isActive: false }, 403, 'Insufficient permissions'],
+      [member.token, { isActive: false }, 403, 'Insufficient permissions: workspace:manage_settings is needed'],
       [stranger.token, { isActive: false }, 404, 'Project not found'],
       [undefined, { isActive: false }, 401, 'Unauthorized'],
     ];
@@ -251,7 +251,7 @@ describe('hostedgit integration settings', () => {
     const ok = await t.api.patch(path, { isActive: false, commentTaskLinkOnHostedgitIssue: true, branchPattern: 'gh-{number}' }, owner.token);
     expect(ok.body).toMatchObject({ isActive: false, commentTaskLinkOnHostedgitIssue: true, branchPattern: 'gh-{number}' });
     // The other routes keep {message}.
-    expect((await t.api.post(path, { repositoryOwner: 'acme' }, member.token)).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await t.api.post(path, { repositoryOwner: 'acme' }, member.token)).body).toEqual({ message: 'Insufficient permissions: workspace:manage_settings is needed' });
     expect((await t.api.delete(path, owner.token)).body).toEqual({ success: true });
     expect((await t.api.delete(path, owner.token)).body).toEqual({ message: 'Integration not found' });
   });

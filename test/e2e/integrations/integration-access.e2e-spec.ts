@@ -68,7 +68,7 @@ describe('who may read and write integrations', () => {
       }
       for (const [method, path, body] of writes(projectId, deliveries)) {
         const res = await t.api.request(method, path, body, { token: user.token });
-        expect([role, method, path, res.status, res.body]).toEqual([role, method, path, 403, { message: 'Insufficient permissions' }]);
+        expect([role, method, path, res.status, res.body]).toEqual([role, method, path, 403, { message: 'Insufficient permissions: workspace:manage_settings is needed' }]);
       }
     }
     expect(await state(projectId)).toEqual(before);

@@ -212,7 +212,7 @@ describe('POST /selfgit-integration/import-issues', () => {
     const member = await userWithRole(t, workspaceId, 'member');
     const stranger = await t.api.signUp();
     const as = (token: string, b: unknown) => t.api.post('/selfgit-integration/import-issues', b, token);
-    expect((await as(member.token, { projectId: project.id })).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await as(member.token, { projectId: project.id })).body).toEqual({ message: 'Insufficient permissions: workspace:manage_settings is needed' });
     expect((await as(stranger.token, { projectId: project.id })).body).toEqual({ message: 'Project not found' });
     expect((await as(owner.token, {})).body).toEqual({ message: 'projectId is required' });
     const bare = await createProject(t, owner.token, workspaceId);

@@ -187,11 +187,13 @@ describe('POST /selfgit-integration/verify', () => {
     const member = await userWithRole(t, workspaceId, 'member');
     const admin = await userWithRole(t, workspaceId, 'admin');
     const stranger = await t.api.signUp();
-    expect((await t.api.post('/selfgit-integration/verify', body(), member.token)).body).toEqual({ message: 'Insufficient permissions' });
-    expect((await t.api.post('/selfgit-integration/verify', body({ projectId: project.id }), member.token)).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await t.api.post('/selfgit-integration/verify', body(), member.token)).body).toEqual({ message: 'Insufficient permissions: workspace:manage_settings is needed' });
+    expect((await t.api.post('/selfgit-integration/verify', body({ projectId: project.id }), member.token)).body).toEqual({
+      message: 'Insufficient permissions: workspace:manage_settings is needed',
+    });
     expect((await t.api.post('/selfgit-integration/verify', body({ projectId: project.id }), stranger.token)).body).toEqual({ message: 'Project not found' });
     expect((await t.api.post('/selfgit-integration/verify', body({ projectId: MISSING_ID }), owner.token)).body).toEqual({ message: 'Project not found' });
-    expect((await t.api.post('/selfgit-integration/verify', body(), stranger.token)).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await t.api.post('/selfgit-integration/verify', body(), stranger.token)).body).toEqual({ message: 'Insufficient permissions: workspace:manage_settings is needed' });
     expect((await t.api.post('/selfgit-integration/verify', body({ projectId: project.id }), admin.token)).status).toBe(200);
     expect((await t.api.post('/selfgit-integration/verify', { ...body(), extra: 1 }, owner.token)).body).toEqual({ message: 'property extra should not exist' });
   });
@@ -329,10 +331,14 @@ describe('selfgit integration settings', () => {
     const { owner, workspaceId, project } = await board();
     const member = await userWithRole(t, workspaceId, 'member');
     const stranger = await t.api.signUp();
-    expect((await t.api.post(`/selfgit-integration/project/${project.id}`, body(), member.token)).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await t.api.post(`/selfgit-integration/project/${project.id}`, body(), member.token)).body).toEqual({
+      message: 'Insufficient permissions: workspace:manage_settings is needed',
+    });
     expect((await t.api.post(`/selfgit-integration/project/${project.id}`, body({ repositoryName: newRepo() }), owner.token)).status).toBe(200);
     expect((await t.api.get(`/selfgit-integration/project/${project.id}`, stranger.token)).body).toEqual({ message: 'Project not found' });
-    expect((await t.api.delete(`/selfgit-integration/project/${project.id}`, member.token)).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await t.api.delete(`/selfgit-integration/project/${project.id}`, member.token)).body).toEqual({
+      message: 'Insufficient permissions: workspace:manage_settings is needed',
+    });
     expect((await t.api.delete(`/selfgit-integration/project/${project.id}`, owner.token)).body).toEqual({ success: true });
     expect((await t.api.delete(`/selfgit-integration/project/${project.id}`, owner.token)).body).toEqual({ message: 'Integration not found' });
     expect(await row(project.id)).toBeUndefined();

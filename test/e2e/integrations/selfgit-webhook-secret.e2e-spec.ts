@@ -95,7 +95,7 @@ describe('POST /selfgit-integration/project/:projectId/rotate-webhook-secret', (
     const { owner, workspaceId, project, rec, path } = await linked();
     for (const role of ['member', 'viewer']) {
       const u = await userWithRole(t, workspaceId, role);
-      expect(await t.api.post(path, undefined, u.token)).toMatchObject({ status: 403, body: { message: 'Insufficient permissions' } });
+      expect(await t.api.post(path, undefined, u.token)).toMatchObject({ status: 403, body: { message: 'Insufficient permissions: workspace:manage_settings is needed' } });
     }
     const admin = await userWithRole(t, workspaceId, 'admin');
     const byAdmin = await t.api.post(path, undefined, admin.token);

@@ -150,7 +150,10 @@ describe('workflow rule routes', () => {
     const kept = (await rule('selfgit', 'pr_merged', column('done'))).body;
     const viewer = await userWithRole(t, workspaceId, 'viewer');
     expect((await t.api.get(`/workflow-rule/${project.id}`, viewer.token)).body).toEqual([kept]);
-    expect(await rule('selfgit', 'pr_merged', column('to-do'), viewer.token)).toMatchObject({ status: 403, body: { message: 'Insufficient permissions' } });
+    expect(await rule('selfgit', 'pr_merged', column('to-do'), viewer.token)).toMatchObject({
+      status: 403,
+      body: { message: 'Insufficient permissions: project:update is needed' },
+    });
     expect((await t.api.delete(`/workflow-rule/${kept.id}`, viewer.token)).status).toBe(403);
 
     const stranger = await ownerWithWorkspace(t);

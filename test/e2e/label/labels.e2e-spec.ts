@@ -134,12 +134,12 @@ describe('labels', () => {
     const viewer = await userWithRole(t, workspaceId, 'viewer');
     const member = await userWithRole(t, workspaceId, 'member');
     const cat = (await t.api.post('/label', { name: 'UI', color: '#abcdef', workspaceId }, member.token)).body;
-    const forbidden = { message: 'Insufficient permissions' };
-    expect((await t.api.post('/label', { name: 'V', color: '#abcdef', workspaceId }, viewer.token)).body).toEqual(forbidden);
-    expect((await t.api.put(`/label/${cat.id}`, { name: 'V' }, viewer.token)).body).toEqual(forbidden);
-    expect((await t.api.put(`/label/${cat.id}/task`, { taskId: task.id }, viewer.token)).body).toEqual(forbidden);
-    expect((await t.api.delete(`/label/${cat.id}/task`, viewer.token, { taskId: task.id })).body).toEqual(forbidden);
-    expect((await t.api.delete(`/label/${cat.id}`, viewer.token)).body).toEqual(forbidden);
+    const forbidden = (permission: string) => ({ message: `Insufficient permissions: ${permission} is needed` });
+    expect((await t.api.post('/label', { name: 'V', color: '#abcdef', workspaceId }, viewer.token)).body).toEqual(forbidden('label:create'));
+    expect((await t.api.put(`/label/${cat.id}`, { name: 'V' }, viewer.token)).body).toEqual(forbidden('label:update'));
+    expect((await t.api.put(`/label/${cat.id}/task`, { taskId: task.id }, viewer.token)).body).toEqual(forbidden('label:update'));
+    expect((await t.api.delete(`/label/${cat.id}/task`, viewer.token, { taskId: task.id })).body).toEqual(forbidden('label:update'));
+    expect((await t.api.delete(`/label/${cat.id}`, viewer.token)).body).toEqual(forbidden('label:delete'));
     expect((await t.api.get(`/label/workspace/${workspaceId}`, viewer.token)).body).toHaveLength(1);
     expect((await t.api.get(`/label/${cat.id}`, viewer.token)).status).toBe(200);
     expect((await t.api.put(`/label/${cat.id}/task`, { taskId: task.id }, member.token)).status).toBe(200);

@@ -45,7 +45,7 @@ describe('a custom role granting task:update and nothing else', () => {
     // Refused: project settings, column order, creating tasks, assigning.
     const rename = await t.api.put(`/project/${a.id}`, { name: 'Renamed' }, mover.token);
     expect(rename.status).toBe(403);
-    expect(rename.body).toEqual({ message: 'Insufficient permissions' });
+    expect(rename.body).toEqual({ message: 'Insufficient permissions: project:update is needed' });
     const columns = (await t.api.get(`/column/${a.id}`, mover.token)).body;
     const reorder = await t.api.put(`/column/reorder/${a.id}`, { columns: columns.map((c: any, i: number) => ({ id: c.id, position: columns.length - i })) }, mover.token);
     expect(reorder.status).toBe(403);

@@ -114,7 +114,7 @@ describe('create-team / update-team / remove-team', () => {
     const member = await memberOf(ws.id, 'member');
     const denied = await t.api.post(`${ORG}/create-team`, { organizationId: ws.id, name: 'A' }, member.token);
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ message: 'Insufficient permissions' });
+    expect(denied.body).toEqual({ message: 'Insufficient permissions: team:create is needed' });
     const admin = await memberOf(ws.id, 'admin');
     expect((await t.api.post(`${ORG}/create-team`, { organizationId: ws.id, name: 'By admin' }, admin.token)).status).toBe(200);
     expect((await t.api.post(`${ORG}/create-team`, { organizationId: ws.id, name: 'x' })).status).toBe(401);
@@ -307,7 +307,7 @@ describe('invite-member and the invitation email', () => {
     const member = await memberOf(ws.id, 'member');
     const denied = await invite(member.token, { email: email(), role: 'viewer', organizationId: ws.id });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ message: 'Insufficient permissions' });
+    expect(denied.body).toEqual({ message: 'Insufficient permissions: invitation:create is needed' });
     const stranger = await invite(other.owner.token, { email: email(), role: 'member', organizationId: ws.id });
     expect(stranger.status).toBe(404);
     expect(stranger.body).toEqual({ message: 'Workspace not found' });
@@ -459,7 +459,7 @@ describe('update-member-role', () => {
     expect((await post({ role: 'admin', memberId: m.memberId }, other.owner.token)).status).toBe(404);
     const denied = await post({ role: 'admin', memberId: m.memberId }, m.token);
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ message: 'Insufficient permissions' });
+    expect(denied.body).toEqual({ message: 'Insufficient permissions: member:update is needed' });
   });
 });
 
@@ -580,7 +580,7 @@ describe('create-role', () => {
     const member = await memberOf(ws.id, 'member');
     const denied = await t.api.post(`${ORG}/create-role`, { organizationId: ws.id, role: 'mine', permission: { task: ['read'] } }, member.token);
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ message: 'Insufficient permissions' });
+    expect(denied.body).toEqual({ message: 'Insufficient permissions: ac:create is needed' });
     const stranger = await t.api.signUp();
     expect((await t.api.post(`${ORG}/create-role`, { organizationId: ws.id, role: 'x', permission: { task: ['read'] } }, stranger.token)).status).toBe(404);
     expect((await t.api.post(`${ORG}/create-role`, { role: 'x', permission: { task: ['read'] } }, owner.token)).body).toEqual({ message: 'No active organization' });
@@ -634,14 +634,14 @@ describe('custom roles in the permission guard', () => {
 
     // Real routes: reads work (any member), every write outside its grant is refused.
     expect((await t.api.get(`${ORG}/list-members?organizationId=${ws.id}`, u.token)).status).toBe(200);
-    const refused = [
-      await t.api.post(`${ORG}/update`, { organizationId: ws.id, data: { name: 'Renamed' } }, u.token),
-      await invite(u.token, { email: email(), role: 'viewer', organizationId: ws.id }),
-      await t.api.post(`${ORG}/create-team`, { organizationId: ws.id, name: 'T' }, u.token),
-      await t.api.post(`${ORG}/create-role`, { organizationId: ws.id, role: 'x', permission: { task: ['update'] } }, u.token),
-      await t.api.post(`${ORG}/update-member-role`, { organizationId: ws.id, memberId: joined.body.member.id, role: 'admin' }, u.token),
+    const refused: [string, { status: number; body: unknown }][] = [
+      ['organization:update', await t.api.post(`${ORG}/update`, { organizationId: ws.id, data: { name: 'Renamed' } }, u.token)],
+      ['invitation:create', await invite(u.token, { email: email(), role: 'viewer', organizationId: ws.id })],
+      ['team:create', await t.api.post(`${ORG}/create-team`, { organizationId: ws.id, name: 'T' }, u.token)],
+      ['ac:create', await t.api.post(`${ORG}/create-role`, { organizationId: ws.id, role: 'x', permission: { task: ['update'] } }, u.token)],
+      ['member:update', await t.api.post(`${ORG}/update-member-role`, { organizationId: ws.id, memberId: joined.body.member.id, role: 'admin' }, u.token)],
     ];
-    for (const r of refused) expect([r.status, r.body]).toEqual([403, { message: 'Insufficient permissions' }]);
+    for (const [permission, r] of refused) expect([r.status, r.body]).toEqual([403, { message: `Insufficient permissions: ${permission} is needed` }]);
 
     // A stranger is not found, whatever the role names.
     const stranger = await t.api.signUp();

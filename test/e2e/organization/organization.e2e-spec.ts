@@ -78,7 +78,7 @@ describe('workspaces (organizations)', () => {
     for (const u of [member, viewer]) {
       const res = await t.api.post('/auth/organization/update', body('Nope'), u.token);
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ message: 'Insufficient permissions' });
+      expect(res.body).toEqual({ message: 'Insufficient permissions: organization:update is needed' });
     }
     const foreign = await t.api.post('/auth/organization/update', body('Nope'), stranger.token);
     expect(foreign.status).toBe(404);
@@ -147,12 +147,12 @@ describe('workspaces (organizations)', () => {
     expect(ok.body).toEqual({ ...ws, name: 'Custom renamed' });
     expect((await t.api.get(full(ws.id), owner.token)).body.name).toBe('Custom renamed');
     const no = await t.api.post('/auth/organization/delete', { organizationId: ws.id }, editor.token);
-    expect([no.status, no.body]).toEqual([403, { message: 'Insufficient permissions' }]);
+    expect([no.status, no.body]).toEqual([403, { message: 'Insufficient permissions: organization:delete is needed' }]);
     // the same role name in another workspace grants nothing here
     const ws2 = await t.api.createWorkspace(owner.token, 'Other');
     await addMember(t.databaseUrl, ws2.id, editor.user.id, 'renamer');
     const none = await t.api.post('/auth/organization/update', { organizationId: ws2.id, data: { name: 'x' } }, editor.token);
-    expect([none.status, none.body]).toEqual([403, { message: 'Insufficient permissions' }]);
+    expect([none.status, none.body]).toEqual([403, { message: 'Insufficient permissions: organization:update is needed' }]);
     expect((await t.api.get(full(ws2.id), owner.token)).body.name).toBe('Other');
   });
 

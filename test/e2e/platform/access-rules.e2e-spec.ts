@@ -58,7 +58,7 @@ describe('1. pending invitations are visible only to members who manage invitati
 
     const list = await t.api.get(`${ORG}/list-invitations?organizationId=${ws.id}`, viewer.token);
     expect(list.status).toBe(403);
-    expect(list.body).toEqual({ message: 'Insufficient permissions' });
+    expect(list.body).toEqual({ message: 'Insufficient permissions: invitation:create or invitation:cancel is needed' });
     const full = await t.api.get(`${ORG}/get-full-organization?organizationId=${ws.id}`, viewer.token);
     expect(full.status).toBe(200);
     expect(full.body.invitations).toEqual([]);

@@ -129,6 +129,7 @@ const KIND = {
   notification: (o: Objects) => o.notification,
   apiKey: (o: Objects) => o.apiKey.id,
   session: (o: Objects) => o.sessionId,
+  comment: (o: Objects) => o.comment.id,
 };
 type Kind = keyof typeof KIND;
 
@@ -326,6 +327,7 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/auth/organization/delete': { call: async (c) => ({ path: `${ORG}/delete`, body: { organizationId: await c.fresh.workspace() } }) },
   'POST /api/auth/organization/set-active': { call: (c) => ({ path: `${ORG}/set-active`, body: { organizationId: c.A.workspaceId } }), ids: { organizationId: 'workspace' } },
   'GET /api/auth/organization/list-members': { call: (c) => ({ path: `${ORG}/list-members?organizationId=${c.A.workspaceId}` }) },
+  'GET /api/workspace/:workspaceId/members': { call: (c) => ({ path: `/workspace/${c.A.workspaceId}/members` }) },
   // Pending invitations: only members who manage invitations (access rule 1).
   'GET /api/auth/organization/list-invitations': {
     call: (c) => ({ path: `${ORG}/list-invitations?organizationId=${c.A.workspaceId}` }),
@@ -453,6 +455,16 @@ const RECIPES: Record<string, Recipe> = {
     call: async (c) => ({ path: `/comment/${(await c.fresh.comment(authorToken(c))).id}`, body: { content: 'Edited' } }),
   },
   'DELETE /api/comment/:id': { call: async (c) => ({ path: `/comment/${(await c.fresh.comment(authorToken(c))).id}` }) },
+  // The original's older comment routes: the ids in the body, the text as `comment`.
+  'POST /api/activity/comment': { call: (c) => ({ path: '/activity/comment', body: { taskId: c.A.task.id, comment: 'A comment' } }), ids: { taskId: 'task' } },
+  'PUT /api/activity/comment': {
+    call: async (c) => ({ path: '/activity/comment', body: { activityId: (await c.fresh.comment(authorToken(c))).id, comment: 'Edited' } }),
+    ids: { activityId: 'comment' },
+  },
+  'DELETE /api/activity/comment': {
+    call: async (c) => ({ path: '/activity/comment', body: { activityId: (await c.fresh.comment(authorToken(c))).id } }),
+    ids: { activityId: 'comment' },
+  },
   'GET /api/activity/:taskId': { call: (c) => ({ path: `/activity/${c.A.task.id}` }) },
   // ---- integrations
   ...Object.assign({}, ...NOTIFYING.map(notifyingRecipes)),

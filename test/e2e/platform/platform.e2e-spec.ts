@@ -164,6 +164,12 @@ describe('error answers in the OpenAPI document', () => {
     expect(spec('put', '/api/time-entry/{id}')['400'].description).toContain('Start time cannot be after end time');
     expect(spec('put', '/api/column/reorder/{projectId}')['400'].description).toContain('does not belong to this project');
     expect(spec('get', '/api/search')['400'].description).toContain('Limit must not exceed 50');
+    // The 403 of a route behind a permission names it, as the permission guard's answer does.
+    expect(described('create-team', '403')).toContain('`Insufficient permissions: team:create is needed`');
+    expect(described('create-team', '403')).not.toContain('`Insufficient permissions`');
+    expect(spec('put', '/api/task/{id}')['403'].description).toContain('`Insufficient permissions: task:update is needed` · `Insufficient permissions: task:assign is needed`');
+    expect(spec('post', '/api/comment/{taskId}')['403'].description).toContain('`Insufficient permissions: task:update is needed`');
+    expect(spec('get', '/api/comment/{taskId}')['403']).toBeUndefined();
     // The spec: these seven operations document six message-bodied error responses each.
     for (const op of ['create-team', 'update-team', 'remove-team-member', 'invite-member', 'cancel-invitation', 'update-member-role', 'create-role']) {
       expect([op, Object.keys(responses(op)).sort()]).toEqual([op, ['200', '400', '401', '403', '404', '429', '500']]);

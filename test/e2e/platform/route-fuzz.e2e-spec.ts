@@ -133,6 +133,7 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'POST /api/auth/organization/create': { body: { name: 'n', slug: 'fuzz-slug', logo: 'https://x.io/l.png', metadata: 'm', description: 'd' } },
     'GET /api/auth/organization/get-full-organization': wsQuery,
     'GET /api/auth/organization/list-members': wsQuery,
+    'GET /api/workspace/:workspaceId/members': { params: { workspaceId: ws } },
     'GET /api/auth/organization/list-invitations': wsQuery,
     'GET /api/auth/organization/list-teams': wsQuery,
     'GET /api/auth/organization/list-roles': wsQuery,
@@ -220,6 +221,9 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'POST /api/comment/:taskId': { params: { taskId: task.id }, body: { content: 'c' } },
     'PUT /api/comment/:id': { params: { id: cm.id }, body: { content: 'c' } },
     'DELETE /api/comment/:id': { params: { id: cm.id } },
+    'POST /api/activity/comment': { body: { taskId: task.id, comment: 'c' } },
+    'PUT /api/activity/comment': { body: { activityId: cm.id, comment: 'c' } },
+    'DELETE /api/activity/comment': { body: { activityId: cm.id } },
     'GET /api/activity/:taskId': { params: { taskId: task.id } },
     'GET /api/search': { query: { q: 'a', type: 'all', limit: '10', workspaceId: ws, projectId: p.id } },
     ...integration(

@@ -151,7 +151,7 @@ describe('projects', () => {
     const admin = await userWithRole(t, workspaceId, 'admin');
     const viewer = await userWithRole(t, workspaceId, 'viewer');
     const p = await createProject(t, member.token, workspaceId);
-    const forbidden = { message: 'Insufficient permissions' };
+    const forbidden = { message: 'Insufficient permissions: project:update is needed' };
     const cols = (await t.api.get(`/column/${p.id}`, owner.token)).body;
 
     for (const u of [member, viewer]) {

@@ -135,13 +135,13 @@ describe('permissions and input', () => {
     const { owner, workspaceId, ids } = await board(1);
     const member = await userWithRole(t, workspaceId, 'member');
     const viewer = await userWithRole(t, workspaceId, 'viewer');
-    const FORBIDDEN = { message: 'Insufficient permissions' };
-    expect((await bulk(member.token, ids, 'delete')).body).toEqual(FORBIDDEN);
-    expect((await bulk(member.token, ids, 'updateAssignee', owner.user.id)).body).toEqual(FORBIDDEN);
+    const forbidden = (permission: string) => ({ message: `Insufficient permissions: ${permission} is needed` });
+    expect((await bulk(member.token, ids, 'delete')).body).toEqual(forbidden('task:delete'));
+    expect((await bulk(member.token, ids, 'updateAssignee', owner.user.id)).body).toEqual(forbidden('task:assign'));
     expect((await bulk(member.token, ids, 'updatePriority', 'low')).body).toEqual({ success: true, updatedCount: 1 });
     expect((await bulk(member.token, ids, 'removeLabel', 'x')).body).toEqual({ success: true, updatedCount: 0 });
-    expect((await bulk(viewer.token, ids, 'updatePriority', 'high')).body).toEqual(FORBIDDEN);
-    expect((await bulk(viewer.token, ids, 'removeLabel', 'x')).body).toEqual(FORBIDDEN);
+    expect((await bulk(viewer.token, ids, 'updatePriority', 'high')).body).toEqual(forbidden('task:update'));
+    expect((await bulk(viewer.token, ids, 'removeLabel', 'x')).body).toEqual(forbidden('label:update'));
     expect((await t.api.get(`/task/${ids[0]}`, owner.token)).body.priority).toBe('low');
   });
 

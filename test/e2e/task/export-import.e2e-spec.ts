@@ -226,7 +226,7 @@ describe('POST /task/import/:projectId', () => {
     const viewer = await userWithRole(t, workspaceId, 'viewer');
     const stranger = await t.api.signUp();
     const one = { tasks: [{ title: 'x', status: 'to-do' }] };
-    expect((await t.api.post(`/task/import/${project.id}`, one, viewer.token)).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await t.api.post(`/task/import/${project.id}`, one, viewer.token)).body).toEqual({ message: 'Insufficient permissions: task:create is needed' });
     expect((await t.api.post(`/task/import/${project.id}`, one, stranger.token)).body).toEqual({ message: 'Project not found' });
     expect((await t.api.post(`/task/import/${MISSING_ID}`, one, owner.token)).body).toEqual({ message: 'Project not found' });
     const [{ n }] = await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM task WHERE project_id = $1`, [project.id]);

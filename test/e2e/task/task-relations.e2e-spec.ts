@@ -85,10 +85,10 @@ describe('task relations', () => {
     const b = await createTask(t, owner.token, project.id);
     const viewer = await userWithRole(t, workspaceId, 'viewer');
     const stranger = await t.api.signUp();
-    expect((await relate(viewer.token, a.id, b.id, 'related')).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await relate(viewer.token, a.id, b.id, 'related')).body).toEqual({ message: 'Insufficient permissions: task:update is needed' });
     expect((await relate(stranger.token, a.id, b.id, 'related')).body).toEqual({ message: 'Task not found' });
     const rel = (await relate(owner.token, a.id, b.id, 'related')).body;
-    expect((await t.api.delete(`/task-relation/${rel.id}`, viewer.token)).body).toEqual({ message: 'Insufficient permissions' });
+    expect((await t.api.delete(`/task-relation/${rel.id}`, viewer.token)).body).toEqual({ message: 'Insufficient permissions: task:update is needed' });
     expect((await t.api.delete(`/task-relation/${rel.id}`, stranger.token)).body).toEqual({ message: 'Task relation not found' });
     expect((await t.api.get(`/task-relation/${a.id}`, stranger.token)).body).toEqual({ message: 'Task not found' });
 

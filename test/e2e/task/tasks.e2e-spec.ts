@@ -273,31 +273,31 @@ describe('updating tasks', () => {
     const viewer = await userWithRole(t, workspaceId, 'viewer');
     const admin = await userWithRole(t, workspaceId, 'admin');
     const task = await createTask(t, member.token, project.id);
-    const forbidden = { message: 'Insufficient permissions' };
+    const forbidden = (permission: string) => ({ message: `Insufficient permissions: ${permission} is needed` });
 
     expect((await t.api.put(`/task/status/${task.id}`, { status: 'done' }, member.token)).status).toBe(200);
     expect((await t.api.put(`/task/${task.id}`, { title: 'By member' }, member.token)).status).toBe(200);
-    expect((await t.api.put(`/task/assignee/${task.id}`, { userId: member.user.id }, member.token)).body).toEqual(forbidden);
-    expect((await t.api.put(`/task/${task.id}`, { userId: member.user.id }, member.token)).body).toEqual(forbidden);
-    expect((await t.api.post(`/task/${project.id}`, { title: 'x', userId: member.user.id }, member.token)).body).toEqual(forbidden);
+    expect((await t.api.put(`/task/assignee/${task.id}`, { userId: member.user.id }, member.token)).body).toEqual(forbidden('task:assign'));
+    expect((await t.api.put(`/task/${task.id}`, { userId: member.user.id }, member.token)).body).toEqual(forbidden('task:assign'));
+    expect((await t.api.post(`/task/${project.id}`, { title: 'x', userId: member.user.id }, member.token)).body).toEqual(forbidden('task:assign'));
     // Sending the current assignee unchanged is not an assignment.
     expect((await t.api.put(`/task/${task.id}`, { userId: null, title: 'Again' }, member.token)).status).toBe(200);
-    expect((await t.api.delete(`/task/${task.id}`, member.token)).body).toEqual(forbidden);
+    expect((await t.api.delete(`/task/${task.id}`, member.token)).body).toEqual(forbidden('task:delete'));
 
-    for (const [method, path, body] of [
-      ['post', `/task/${project.id}`, { title: 'x' }],
-      ['put', `/task/${task.id}`, { title: 'x' }],
-      ['put', `/task/status/${task.id}`, { status: 'to-do' }],
-      ['put', `/task/priority/${task.id}`, { priority: 'low' }],
-      ['put', `/task/title/${task.id}`, { title: 'x' }],
-      ['put', `/task/description/${task.id}`, { description: 'x' }],
-      ['put', `/task/assignee/${task.id}`, { userId: null }],
-      ['put', `/task/due-date/${task.id}`, { dueDate: null }],
-      ['put', `/task/move/${task.id}`, { destinationProjectId: project.id }],
-      ['delete', `/task/${task.id}`, undefined],
+    for (const [method, path, body, permission] of [
+      ['post', `/task/${project.id}`, { title: 'x' }, 'task:create'],
+      ['put', `/task/${task.id}`, { title: 'x' }, 'task:update'],
+      ['put', `/task/status/${task.id}`, { status: 'to-do' }, 'task:update'],
+      ['put', `/task/priority/${task.id}`, { priority: 'low' }, 'task:update'],
+      ['put', `/task/title/${task.id}`, { title: 'x' }, 'task:update'],
+      ['put', `/task/description/${task.id}`, { description: 'x' }, 'task:update'],
+      ['put', `/task/assignee/${task.id}`, { userId: null }, 'task:assign'],
+      ['put', `/task/due-date/${task.id}`, { dueDate: null }, 'task:update'],
+      ['put', `/task/move/${task.id}`, { destinationProjectId: project.id }, 'task:update'],
+      ['delete', `/task/${task.id}`, undefined, 'task:delete'],
     ] as const) {
       const res = await t.api.request(method.toUpperCase(), path, body, { token: viewer.token });
-      expect([path, res.status, res.body]).toEqual([path, 403, forbidden]);
+      expect([path, res.status, res.body]).toEqual([path, 403, forbidden(permission)]);
     }
     expect((await t.api.get(`/task/${task.id}`, viewer.token)).status).toBe(200);
     expect((await t.api.get(`/task/tasks/${project.id}`, viewer.token)).status).toBe(200);
