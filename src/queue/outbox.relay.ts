@@ -38,11 +38,12 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
  * Woken by the outbox listener after a row commits (LISTEN/NOTIFY; writers notify after their
  * commit through OutboxSignal), and by a poll every OUTBOX_POLL_MS in case a notification was
  * lost (listener reconnecting, a writer that crashed between its commit and its wake). Rows are claimed with FOR UPDATE SKIP
- * LOCKED, so several workers never block each other, and published with BullMQ job id = row id;
- * a row is deleted only after BullMQ accepted its job, so a Redis outage leaves it for a later
- * try, and if the delete is lost after a successful publish, the next publish of the same id is
- * ignored by BullMQ. A queue's consumers may register a filter (OutboxFilters): rows it says
- * nobody consumes are deleted without a job.
+ * LOCKED, so several workers never block each other, and published with BullMQ job id = row id
+ * (a packed job of task events: `${firstId}+${n}`); a row is deleted only after BullMQ accepted
+ * its job, so a Redis outage leaves it for a later try. A row published twice (its delete lost) is
+ * harmless: BullMQ ignores a one-row job id it still keeps, and the fan-out's unique delivery rows
+ * absorb an event seen twice (docs/architecture.md, "The path of an event"). A queue's consumers
+ * may register a filter (OutboxFilters): rows it says nobody consumes are deleted without a job.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {

@@ -17,11 +17,12 @@ import { TASK_FIELDS, TaskRow } from './task.record';
  * the change and its history rows (`activity`) in one statement, through `history()`, and the events of those history rows through `taskEventsSql()`, so
  * no change can be written without them.
  *
- * These statements are the only ones that read `board_column` (is a status a column, where is the
+ * These statements are the only ones that lock `board_column` (is a status a column, where is the
  * end of it) or write `activity` outside their own modules: a task change is only consistent
  * with them inside the same statement (a column cannot be deleted while a task enters it; a
- * change never commits without its history), and the only ones that write task events into the
- * outbox (taskEventsSql): a change, its history and its events commit together or not at all.
+ * change never commits without its history). They write the task's events into the outbox in the
+ * same statement (taskEventsSql; time entries do the same with timeEntryEventSql): a change, its
+ * history and its events commit together or not at all (docs/architecture.md, "Cross-module SQL").
  */
 
 const VIRTUAL_SQL = VIRTUAL_STATUSES.map((s) => `'${s}'`).join(', ');
