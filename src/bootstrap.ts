@@ -22,6 +22,10 @@ export interface Running {
   app: INestApplication | INestApplicationContext;
   /** Base URL of the HTTP server (api role only), e.g. http://127.0.0.1:3000 */
   url?: string;
+  /** Where the HTTP server listens (api role only), as bound, e.g. http://0.0.0.0:3000 */
+  listening?: string;
+  /** What start-up did to the database (unless opts.migrate was false): created it, and which migrations it applied. */
+  migrations?: { databaseCreated: boolean; applied: string[] };
   close(): Promise<void>;
 }
 
@@ -125,9 +129,10 @@ function answerParserErrorsAsJson(server: Server): void {
 
 /** Boots the roles named in config: the API (HTTP server) and/or the worker (queue processors). */
 export async function bootstrap(config: AppConfig, opts: { host?: string; migrate?: boolean } = {}): Promise<Running> {
+  let migrations: Running['migrations'];
   if (opts.migrate !== false) {
-    await ensureDatabase(config.databaseUrl);
-    await migrate(config.databaseUrl);
+    const databaseCreated = await ensureDatabase(config.databaseUrl);
+    migrations = { databaseCreated, applied: await migrate(config.databaseUrl) };
   }
   const module = AppModule.forRoot(config);
   const root = createRootLogger(config);
@@ -135,13 +140,15 @@ export async function bootstrap(config: AppConfig, opts: { host?: string; migrat
   if (config.roles.includes('api')) {
     const app = await NestFactory.create<NestExpressApplication>(module, { logger, bodyParser: false });
     setUpHttp(app, config, root);
-    await app.listen(config.port, opts.host ?? '0.0.0.0');
+    const host = opts.host ?? '0.0.0.0';
+    await app.listen(config.port, host);
     answerParserErrorsAsJson(app.getHttpServer());
     const addr = app.getHttpServer().address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
-    return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+    const listening = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    return { app, url: `http://127.0.0.1:${port}`, listening, migrations, close: () => app.close() };
   }
   const app = await NestFactory.createApplicationContext(module, { logger });
   await app.init();
-  return { app, close: () => app.close() };
+  return { app, migrations, close: () => app.close() };
 }

@@ -6,6 +6,7 @@ import { developmentSecrets } from './config/dev-secrets';
 import { checkServices } from './startup/checks';
 import { applyHeapGrowth } from './startup/heap';
 import { startLocalServices } from './startup/local-services';
+import { migrationsLine, startedLine, unsafeSettings } from './startup/start-up-log';
 import { StartupError } from './startup/startup-error';
 
 /** Nest's logger, which bootstrap points at the process's pino logger (same JSON stream). */
@@ -37,10 +38,12 @@ async function main() {
     await local.stop();
     throw err;
   }
+  // The start-up log (README, "Run it"): servers and their origin, migrations, unsafe settings, where it listens.
   for (const notice of local.notices) logger.log(notice);
+  if (running.migrations) logger.log(migrationsLine(config.databaseUrl, running.migrations));
   if (secrets.notice) logger.warn(secrets.notice);
-  const roles = config.roles.join(',');
-  logger.log(`Tandem started (${roles})${running.url ? ` on port ${new URL(running.url).port}` : ''}`);
+  for (const warning of unsafeSettings(config)) logger.warn(warning);
+  logger.log(startedLine(config.roles, running.listening));
 
   // Graceful shutdown: stop accepting connections, let in-flight requests and jobs finish,
   // close queues and pools; give up after 15 s.

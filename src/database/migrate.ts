@@ -15,13 +15,16 @@ export function databaseName(url: string): string {
   return decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
 }
 
-/** Creates the configured database when it does not exist yet (safe when several processes race). */
-export async function ensureDatabase(url: string): Promise<void> {
+/**
+ * Creates the configured database when it does not exist yet (safe when several processes race).
+ * Resolves true when this call created it.
+ */
+export async function ensureDatabase(url: string): Promise<boolean> {
   const name = databaseName(url);
   const probe = new Client({ connectionString: url });
   try {
     await probe.connect();
-    return;
+    return false;
   } catch (err: any) {
     if (err?.code !== '3D000') throw err; // 3D000 = invalid_catalog_name: the database is missing
   } finally {
@@ -31,9 +34,11 @@ export async function ensureDatabase(url: string): Promise<void> {
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    return true;
   } catch (err: any) {
     // 42P04 duplicate_database / 23505 unique_violation: another process created it first.
     if (err?.code !== '42P04' && err?.code !== '23505') throw err;
+    return false;
   } finally {
     await admin.end();
   }

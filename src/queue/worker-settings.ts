@@ -45,7 +45,7 @@ export class WorkerSettings {
     const worker = host.worker;
     if (worker.name !== queue) throw new Error(`${host.constructor.name} consumes "${worker.name}", not "${queue}"`);
     worker.concurrency = this.concurrency(queue);
-    this.logger.log(`queue ${queue}: concurrency ${worker.concurrency}`);
+    this.logger.debug(`queue ${queue}: concurrency ${worker.concurrency}`);
     if (!worker.isRunning()) {
       // Resolves when the worker closes; an error while it runs is BullMQ's to retry and report ('error' events).
       worker.run().catch((err: Error) => this.logger.error(`queue ${queue}: worker stopped: ${err.message}`));

@@ -35,11 +35,16 @@ describe('startLocalServices decides without starting anything', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('set variables are never replaced, even when nothing answers there', async () => {
-    const config = loadConfig({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/x`, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, TANDEM_DATA_DIR: dir });
+    const [pgPort, redisPort] = [await freePort(), await freePort()];
+    const config = loadConfig({ DATABASE_URL: `postgres://postgres:hunter2@127.0.0.1:${pgPort}/x`, REDIS_URL: `redis://:s3cret@127.0.0.1:${redisPort}`, TANDEM_DATA_DIR: dir });
     const local = await startLocalServices(config);
     expect(local.config.databaseUrl).toBe(config.databaseUrl);
     expect(local.config.redisUrl).toBe(config.redisUrl);
-    expect(local.notices).toEqual([]);
+    // One line per server, its origin said, its password masked.
+    expect(local.notices).toEqual([
+      `Postgres: postgres://postgres:***@127.0.0.1:${pgPort}/x (set by DATABASE_URL)`,
+      `Redis: redis://:***@127.0.0.1:${redisPort} (set by REDIS_URL)`,
+    ]);
     expect(existsSync(join(dir, 'postgres'))).toBe(false);
   });
 
@@ -54,7 +59,11 @@ describe('startLocalServices decides without starting anything', () => {
     });
     const local = await startLocalServices(config);
     expect(local.config.databaseUrl).toBe(config.databaseUrl);
-    expect(local.notices).toEqual([]);
+    // (checkServices then stops start-up: nothing answers at the defaults.)
+    expect(local.notices).toEqual([
+      `Postgres: ${config.databaseUrl} (found at the default address; DATABASE_URL is not set)`,
+      `Redis: ${config.redisUrl} (found at the default address; REDIS_URL is not set)`,
+    ]);
     expect(existsSync(join(dir, 'postgres'))).toBe(false);
     expect(existsSync(join(dir, 'redis'))).toBe(false);
   });

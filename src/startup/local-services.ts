@@ -8,7 +8,11 @@ import { StartupError } from './startup-error';
 export interface LocalServices {
   /** The configuration to run with: the local servers' URLs in place of the defaults they replace. */
   config: AppConfig;
-  /** One line per local server in use, for the log. */
+  /**
+   * For the log, one line per server in use and where it came from (set by DATABASE_URL /
+   * REDIS_URL, found at the default address, or started here), passwords masked; plus what the
+   * embedded Postgres said while starting (e.g. that it created its cluster).
+   */
   notices: string[];
   /** Stops the servers this process started (after the service has closed its connections). */
   stop(): Promise<void>;
@@ -49,6 +53,8 @@ export async function startLocalServices(config: AppConfig, opts: { redis?: bool
           'Set DATABASE_URL to use your own Postgres.',
       );
     }
+    if (!config.unsetUrls.database) notices.push(`Postgres: ${maskPassword(config.databaseUrl)} (set by DATABASE_URL)`);
+    else if (databaseUrl === config.databaseUrl) notices.push(`Postgres: ${maskPassword(databaseUrl)} (found at the default address; DATABASE_URL is not set)`);
     const redis = addressOf(config.redisUrl);
     if (local && opts.redis !== false && config.unsetUrls.redis && !(await answers(redis.host, redis.port))) {
       const lead = `REDIS_URL is not set and no Redis answers at ${redis.text}, so Tandem tries to start a local redis-server.`;
@@ -62,6 +68,10 @@ export async function startLocalServices(config: AppConfig, opts: { redis?: bool
           `(${maskPassword(server.url)}, pid ${server.pid}, data in ${server.dataDir}${server.owned ? ', stopped with the service' : ', left running'}). ` +
           'Set REDIS_URL to use your own Redis.',
       );
+    }
+    if (opts.redis !== false) {
+      if (!config.unsetUrls.redis) notices.push(`Redis: ${maskPassword(config.redisUrl)} (set by REDIS_URL)`);
+      else if (redisUrl === config.redisUrl) notices.push(`Redis: ${maskPassword(redisUrl)} (found at the default address; REDIS_URL is not set)`);
     }
   } catch (err) {
     await stop();

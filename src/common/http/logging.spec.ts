@@ -85,6 +85,25 @@ describe('the root logger', () => {
     expect(lines[2].stack).toContain('at y');
     expect(lines[3].err.message).toBe('thrown');
   });
+
+  it("puts Nest's boot chatter (modules, routes) at debug, so the default start-up log stays short", () => {
+    const atInfo = capture('info');
+    const atDebug = capture('debug');
+    for (const { logger } of [atInfo, atDebug]) {
+      const nest = new PinoNestLogger(logger);
+      nest.log('Mapped {/api/health, GET} route', 'RouterExplorer');
+      nest.log('HealthController {/api/health}:', 'RoutesResolver');
+      nest.log('AppModule dependencies initialized', 'InstanceLoader');
+      nest.log('Tandem started (api)', 'Main');
+    }
+    expect(atInfo.lines.map((l) => l.msg)).toEqual(['Tandem started (api)']);
+    expect(atDebug.lines.map((l) => [l.level, l.context])).toEqual([
+      [20, 'RouterExplorer'],
+      [20, 'RoutesResolver'],
+      [20, 'InstanceLoader'],
+      [30, 'Main'],
+    ]);
+  });
 });
 
 describe('the request logger', () => {

@@ -62,12 +62,21 @@ export function createRootLogger(config: Pick<AppConfig, 'logLevel'>, destinatio
   );
 }
 
+/**
+ * Nest's own boot chatter, logged at info by the framework: a line per module ("… dependencies
+ * initialized"), per controller and per route ("Mapped {/api/…, GET} route", about 240), and
+ * "Starting Nest application…" / "Nest application successfully started". At debug here, so the
+ * default start-up log stays a few lines (src/startup/start-up-log.ts); LOG_LEVEL=debug shows them.
+ */
+export const NEST_BOOT_CONTEXTS: ReadonlySet<string> = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
 /** Nest's logger interface over pino: `Logger` calls in the code land in the same JSON stream. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly pino: PinoLogger) {}
 
   log(message: unknown, ...params: unknown[]) {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && NEST_BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]) {
     this.write('error', message, params);
