@@ -358,9 +358,7 @@ describe('POST /selfgit-integration/import-issues: the bounds of one run', () =>
         if (r.path === listPath) await new Promise((resolve) => setTimeout(resolve, 300));
         return undefined;
       };
-      const started = Date.now();
       const res = await importOn(quick);
-      const took = Date.now() - started;
       expect([res.status, res.body]).toEqual([
         200,
         {
@@ -373,8 +371,9 @@ describe('POST /selfgit-integration/import-issues: the bounds of one run', () =>
         },
       ]);
       const pagesRead = git.requests.filter((r) => r.path === listPath).length;
+      // Fewer than half the pages: the run stopped at its time bound (a wall-clock check would
+      // depend on the machine's load).
       expect(pagesRead).toBeLessThan(10);
-      expect(took).toBeLessThan(4000);
       const first = res.body.imported as number;
       expect(first).toBeLessThanOrEqual(pagesRead * 2);
       expect(await titles(project.id)).toEqual(issues.slice(0, first).map((i) => i.title));
