@@ -126,7 +126,8 @@ const BOUNDARIES = {
       column: "ColumnService: the project's columns, which an event or a workflow rule moves a task into; the board's virtual statuses the rules name (board-statuses)",
       label: "LabelService: an issue's labels attached to its task by name",
       auth: "hostedgit linking: at the App's callback AuthService checks that the session or key that started the link is still live; the callbackURL must be on an allowed origin (account-links: allowedRedirect, originRule)",
-      oauth: 'hostedgit linking: the browser binding of the authorization round trip (oauth-browser-binding), the same as the OAuth sign-in uses',
+      oauth:
+        'hostedgit linking: the browser binding of the authorization round trip (oauth-browser-binding) and the quoting of the provider error code (safeCode), the same as the OAuth sign-in uses',
       organization: 'the shared string validator of DTOs (organization/dto/validators, IsRequiredString)',
       integrations:
         "the settings validators shared with the notifying integrations (integrations/dto/validators: IsWebhookUrl, IsIntInRange); the selfgit client's send() (an allowedImports exception above)",

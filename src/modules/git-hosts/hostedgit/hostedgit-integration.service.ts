@@ -19,6 +19,7 @@ import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { allowedRedirect, originRule } from '../../auth/account-links';
 import { AuthService } from '../../auth/auth.service';
 import { bindingCookie, bindingCookieName, bindingMatches, newBrowserBinding, readCookie } from '../../oauth/oauth-browser-binding';
+import { safeCode } from '../../oauth/oidc-client.service';
 import { obj, posInt } from '../git-events';
 import { DEFAULT_BRANCH_PATTERN, GitIntegrationRow, HostedgitIntegrationRecord, toHostedgitRecord } from '../git-integration.record';
 import { GitIntegrationService } from '../git-integration.service';
@@ -280,6 +281,3 @@ function withQuery(url: string, params: Record<string, string>): string {
   for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
   return u.toString();
 }
-
-/** An OAuth error code as the host sent it, if it looks like one (letters, digits, `_`, `.`, `-`), else `unknown`. */
-const safeCode = (value: unknown): string => (typeof value === 'string' && /^[\w.-]{1,64}$/.test(value) ? value : 'unknown');
