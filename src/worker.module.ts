@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountEmailModule } from './modules/auth/account-email.module';
-import { DeliveryWorkerModule } from './modules/integrations/channels/delivery-worker.module';
+import { DeliveryModule } from './modules/delivery/delivery.module';
 import { MailWorkerModule } from './modules/mail/mail-worker.module';
-import { NotificationWorkerModule } from './modules/notifications/delivery/notification-worker.module';
 import { InvitationEmailModule } from './modules/organization/invitation-email.module';
 import { OutboxRelayModule } from './queue/outbox.module';
 
@@ -14,5 +13,5 @@ import { OutboxRelayModule } from './queue/outbox.module';
  * here may declare a controller, since a worker-only process serves no HTTP
  * (test/e2e/queue/worker-role.e2e-spec.ts checks both).
  */
-@Module({ imports: [OutboxRelayModule, MailWorkerModule, InvitationEmailModule, AccountEmailModule, DeliveryWorkerModule, NotificationWorkerModule] })
+@Module({ imports: [OutboxRelayModule, MailWorkerModule, InvitationEmailModule, AccountEmailModule, DeliveryModule] })
 export class WorkerModule {}

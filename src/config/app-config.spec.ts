@@ -69,7 +69,7 @@ describe('loadConfig', () => {
     expect(defaults).toEqual(Object.fromEntries(QUEUE_NAMES.map((q) => [q, QUEUES[q].concurrency])));
     expect(Object.isFrozen(defaults)).toBe(true);
     const c = loadConfig({ QUEUE_CONCURRENCY: ' deliver-generic-webhook=64, email = 1 ' }).queueConcurrency;
-    expect(c).toEqual({ ...defaults, [QueueName.DeliverGenericWebhook]: 64, [QueueName.Email]: 1 });
+    expect(c).toEqual({ ...defaults, ['deliver-generic-webhook']: 64, [QueueName.Email]: 1 });
     expect(() => loadConfig({ QUEUE_CONCURRENCY: 'emails=4' })).toThrow(/QUEUE_CONCURRENCY: unknown queue "emails" \(queues: email, task-events/);
     expect(() => loadConfig({ QUEUE_CONCURRENCY: 'email=0' })).toThrow('QUEUE_CONCURRENCY: email=0: the count must be a whole number from 1 to 1000');
     expect(() => loadConfig({ QUEUE_CONCURRENCY: 'email=-2' })).toThrow(/email=-2: the count must be a whole number/);

@@ -1,25 +1,22 @@
 import { JobsOptions } from 'bullmq';
+import { ALL_CHANNELS, CHANNELS, DeliveryQueueName, queueOf } from '../modules/delivery/channels';
 
-/** Every BullMQ queue of the service, in one place. */
-export enum QueueName {
-  /** Transactional emails (invitations, notifications). */
-  Email = 'email',
+/**
+ * Every BullMQ queue of the service, in one place: these two, and one queue per delivery channel
+ * (`deliver-<integration type>`, `notify-<person channel>`), derived from the channel table
+ * (src/modules/delivery/channels.ts).
+ */
+export const QueueName = {
+  /** Transactional emails (invitations, account emails). */
+  Email: 'email',
   /**
    * Task-change events, several to a job (job name `events`, data `{events: [snapshot, …]}`: the
    * outbox relay packs what one batch holds); the fan-out consumes them.
    */
-  TaskEvents = 'task-events',
-  /** One delivery of an event to one target (job data: the delivery id), one queue per channel. */
-  DeliverMessenger = 'deliver-messenger',
-  DeliverTeamchat = 'deliver-teamchat',
-  DeliverCommunitychat = 'deliver-communitychat',
-  DeliverGenericWebhook = 'deliver-generic-webhook',
-  /** One delivery (or a batch: docs/notifications.md) of a user's notification on one of their channels (job data: the delivery id). */
-  NotifyEmail = 'notify-email',
-  NotifyTopicpush = 'notify-topicpush',
-  NotifyServerpush = 'notify-serverpush',
-  NotifyWebhook = 'notify-webhook',
-}
+  TaskEvents: 'task-events',
+} as const;
+/** A queue's name: one of QueueName's, or a delivery channel's (one delivery, or a burst of a person's notifications, per job; job data: the delivery id). */
+export type QueueName = (typeof QueueName)[keyof typeof QueueName] | DeliveryQueueName;
 
 export interface QueueSpec {
   /** Jobs of this queue one worker process runs at once. */
@@ -62,10 +59,11 @@ export function deliveryBackoffMs(attemptsMade: number, retryAfterMs?: number | 
   return DELIVERY_FIRST_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1);
 }
 
-const DELIVERY: QueueSpec = {
-  concurrency: 32,
+/** A delivery channel's queue: its concurrency, and the delivery retries (DELIVERY_ATTEMPTS, backoff computed by the workers). */
+const deliveryQueue = (concurrency: number): QueueSpec => ({
+  concurrency,
   jobOptions: { attempts: DELIVERY_ATTEMPTS, backoff: { type: DELIVERY_BACKOFF }, ...RETENTION },
-};
+});
 
 export const QUEUES: Record<QueueName, QueueSpec> = {
   [QueueName.Email]: {
@@ -80,17 +78,9 @@ export const QUEUES: Record<QueueName, QueueSpec> = {
     jobOptions: { attempts: 20, backoff: { type: 'exponential', delay: 1_000 }, ...RETENTION },
     packedJob: TASK_EVENTS_JOB,
   },
-  [QueueName.DeliverMessenger]: DELIVERY,
-  [QueueName.DeliverTeamchat]: DELIVERY,
-  [QueueName.DeliverCommunitychat]: DELIVERY,
-  [QueueName.DeliverGenericWebhook]: DELIVERY,
-  // Notification emails share the SMTP pool of the email queue (as many connections as its concurrency).
-  [QueueName.NotifyEmail]: { ...DELIVERY, concurrency: 4 },
-  [QueueName.NotifyTopicpush]: DELIVERY,
-  [QueueName.NotifyServerpush]: DELIVERY,
-  [QueueName.NotifyWebhook]: DELIVERY,
+  ...(Object.fromEntries(ALL_CHANNELS.map((c) => [queueOf(c), deliveryQueue(CHANNELS[c].concurrency)])) as Record<DeliveryQueueName, QueueSpec>),
 };
 
-export const QUEUE_NAMES: readonly QueueName[] = Object.values(QueueName);
+export const QUEUE_NAMES: readonly QueueName[] = [...Object.values(QueueName), ...ALL_CHANNELS.map(queueOf)];
 
 export const isQueueName = (name: string): name is QueueName => (QUEUE_NAMES as readonly string[]).includes(name);

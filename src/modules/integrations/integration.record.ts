@@ -1,10 +1,11 @@
 import { maskBotToken, maskSecret, maskUrl } from '../../common/crypto/mask';
 import { iso } from '../../database/sql';
+import { INTEGRATION_CHANNELS, IntegrationChannel } from '../delivery/channels';
 import { TASK_EVENT_KINDS, TaskEventKind } from '../task/task-event';
 
-/** The four notifying integrations of a project (docs/integrations.md); one of each per project. */
-export const INTEGRATION_TYPES = ['messenger', 'teamchat', 'communitychat', 'generic-webhook'] as const;
-export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+/** The notifying integrations of a project (docs/integrations.md), one of each per project: the delivery channels to an integration (src/modules/delivery/channels.ts). */
+export const INTEGRATION_TYPES: readonly IntegrationType[] = INTEGRATION_CHANNELS;
+export type IntegrationType = IntegrationChannel;
 
 /** Which task events an integration forwards: the six kinds, each a boolean. */
 export type Events = Record<TaskEventKind, boolean>;

@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OutboxModule } from '../../queue/outbox.module';
-import { DeliveryLogRepository } from './delivery-log.repository';
-import { DeliveryLogService } from './delivery-log.service';
+import { DeliveryLogModule } from '../delivery/delivery-log.module';
 import { Integration } from './integration.entity';
 import { IntegrationRepository } from './integration.repository';
 import { IntegrationService } from './integration.service';
@@ -17,12 +15,12 @@ import {
  * The API of a project's notifying integrations (docs/integrations.md): the four types' settings
  * and delivery logs, one controller per type made by notifyingIntegrationController(). The routes
  * locate the workspace through the `project` scope kind (registered by ProjectModule). Nothing is
- * exported: the delivery workers (channels/, worker role) read the tables through their own
- * repository. The git hosts are a module of their own (src/modules/git-hosts, GitHostsModule).
+ * exported: the delivery workers (src/modules/delivery, worker role) read the table through their own
+ * repository, and the delivery log is the delivery module's (DeliveryLogModule). The git hosts are a module of their own (src/modules/git-hosts, GitHostsModule).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Integration]), OutboxModule],
+  imports: [TypeOrmModule.forFeature([Integration]), DeliveryLogModule],
   controllers: [MessengerIntegrationController, TeamchatIntegrationController, CommunitychatIntegrationController, GenericWebhookIntegrationController],
-  providers: [IntegrationService, IntegrationRepository, DeliveryLogService, DeliveryLogRepository],
+  providers: [IntegrationService, IntegrationRepository],
 })
 export class IntegrationsModule {}

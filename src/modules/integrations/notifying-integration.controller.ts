@@ -4,8 +4,8 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { ApiAnswer, ApiErrors, ErrorCase } from '../../common/http/api-errors';
 import { AnswersJsonNull } from '../../common/http/json-null';
 import { Id } from '../../common/pipes/id.pipe';
-import { DeliveryLogService } from './delivery-log.service';
-import { ListDeliveriesQuery } from './dto/deliveries.dto';
+import { DeliveryLogService } from '../delivery/delivery-log.service';
+import { ListDeliveriesQuery } from '../delivery/delivery-log.dto';
 import {
   ChatWebhookIntegrationDto,
   GenericWebhookIntegrationDto,

@@ -5,9 +5,11 @@
  * flag for the channel must be on, and `selected` limits it to the rule's projects. Pure.
  */
 
-/** A user's delivery channels, in the order the record and the docs list them. */
-export const USER_CHANNELS = ['email', 'topicpush', 'serverpush', 'webhook'] as const;
-export type UserChannel = (typeof USER_CHANNELS)[number];
+import { PERSON_CHANNELS, PersonChannel } from '../delivery/channels';
+
+/** A user's delivery channels, in the order the record and the docs list them (src/modules/delivery/channels.ts). */
+export const USER_CHANNELS: readonly UserChannel[] = PERSON_CHANNELS;
+export type UserChannel = PersonChannel;
 
 export const PROJECT_MODES = ['all', 'selected'] as const;
 export type ProjectMode = (typeof PROJECT_MODES)[number];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { DELIVERY_PRUNE_LOCK, DeliveryWorkRepository } from '../../../src/modules/integrations/channels/delivery-work.repository';
+import { DELIVERY_PRUNE_LOCK, DeliveryRepository } from '../../../src/modules/delivery/delivery.repository';
+import { IntegrationDeliveriesRepository } from '../../../src/modules/delivery/integrations/integration-deliveries.repository';
 import { TaskEvent } from '../../../src/modules/task/task-event';
 import { QueueName, TASK_EVENTS_JOB } from '../../../src/queue/queues';
 import { startTestApp, TestApp } from '../../support/app';
@@ -44,7 +45,7 @@ describe('fan-out', () => {
     const { owner, workspaceId, project } = await board();
     const path = `/hooks/${rand()}`;
     const integrationId = await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}` });
-    const repo = t.running.app.get(DeliveryWorkRepository);
+    const repo = t.running.app.get(IntegrationDeliveriesRepository);
     const event = taskEvent(workspaceId, project);
 
     // A first run that wrote its rows and stopped before queueing the jobs.
@@ -97,7 +98,7 @@ describe('fan-out', () => {
 
   it('an event of a project without integrations writes nothing', async () => {
     const { workspaceId, project } = await board();
-    const repo = t.running.app.get(DeliveryWorkRepository);
+    const repo = t.running.app.get(IntegrationDeliveriesRepository);
     const event = taskEvent(workspaceId, project);
     expect(await repo.fanOut(workspaceId, event)).toEqual([]);
     expect(await sql(t.databaseUrl, `SELECT 1 FROM delivery WHERE event_id = $1`, [event.id])).toEqual([]);
@@ -118,7 +119,8 @@ describe('reading and recording many deliveries in one statement', () => {
       return row.id as string;
     };
     const [a, b, c] = [await pending(), await pending(), await pending()];
-    const repo = t.running.app.get(DeliveryWorkRepository);
+    const repo = t.running.app.get(IntegrationDeliveriesRepository);
+    const records = t.running.app.get(DeliveryRepository);
 
     const read = await repo.withTargets([b, randomUUID(), 'not-a-uuid', a]);
     expect(read.map((d) => d?.id)).toEqual([b, undefined, undefined, a]);
@@ -126,10 +128,10 @@ describe('reading and recording many deliveries in one statement', () => {
     expect(read[0]).toMatchObject({ status: 'pending', target_id: targetId, integration_id: null });
 
     const attempt = (statusCode: number | null, error: string | null) => ({ at: new Date().toISOString(), statusCode, durationMs: 3, error });
-    await repo.recordAttempts([
-      { deliveryId: a, attempt: attempt(503, 'HTTP 503'), status: 'pending' },
-      { deliveryId: b, attempt: attempt(400, 'HTTP 400'), status: 'failed' },
-      { deliveryId: a, attempt: attempt(200, null), status: 'delivered' },
+    await records.recordAttempts([
+      { deliveryIds: [a], attempt: attempt(503, 'HTTP 503'), status: 'pending' },
+      { deliveryIds: [b], attempt: attempt(400, 'HTTP 400'), status: 'failed' },
+      { deliveryIds: [a], attempt: attempt(200, null), status: 'delivered' },
     ]);
     const [ra, rb, rc] = [(await deliveryById(t, a))!, (await deliveryById(t, b))!, (await deliveryById(t, c))!];
     expect(ra.status).toBe('delivered');
@@ -150,7 +152,7 @@ describe('a target that changed after the fan-out', () => {
        VALUES ($1, $2, $3, 'task.created', 'teamchat', $4, $5) RETURNING id`,
       [workspaceId, projectId, event.id, targetId, JSON.stringify(event)],
     );
-    await enqueue(t, { queue: QueueName.DeliverTeamchat, name: 'deliver', payload: { deliveryId: d.id }, id: d.id });
+    await enqueue(t, { queue: 'deliver-teamchat', name: 'deliver', payload: { deliveryId: d.id }, id: d.id });
     return d.id;
   }
 
@@ -202,7 +204,7 @@ describe('pruning', () => {
       redeliveredLately: await add('delivered', 9, 2),
     };
     const remaining = async () => (await sql(t.databaseUrl, `SELECT id FROM delivery WHERE target_id = $1`, [targetId])).map((r) => r.id).sort();
-    const repo = t.running.app.get(DeliveryWorkRepository);
+    const repo = t.running.app.get(DeliveryRepository);
 
     // Another worker pruning right now (it holds the lock): this one steps aside.
     const other = new Client({ connectionString: t.databaseUrl });

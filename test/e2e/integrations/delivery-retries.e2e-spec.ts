@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { TaskChangesRepository } from '../../../src/modules/task/task-changes.repository';
-import { QueueName } from '../../../src/queue/queues';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { until } from '../../support/until';
@@ -20,7 +19,7 @@ let webhookQueue: Queue;
 beforeAll(async () => {
   await receiver.start();
   t = await startTestApp();
-  webhookQueue = queueOf(t, QueueName.DeliverGenericWebhook);
+  webhookQueue = queueOf(t, 'deliver-generic-webhook');
 });
 afterAll(async () => {
   await webhookQueue?.close();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { IntegrationType } from '../../../src/modules/integrations/channels/channels';
+import { IntegrationChannel as IntegrationType } from '../../../src/modules/delivery/channels';
 import { TASK_EVENT_KINDS, TaskEventKind } from '../../../src/modules/task/task-event';
 import { OutboxService } from '../../../src/queue/outbox.service';
 import { QueueName, TASK_EVENTS_JOB } from '../../../src/queue/queues';

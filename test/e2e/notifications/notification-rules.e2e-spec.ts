@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { channelsFor } from '../../../src/modules/notification-preferences/channel-rules';
-import { NotificationFanOut } from '../../../src/modules/notifications/delivery/notification-fan-out';
-import { notificationText } from '../../../src/modules/notifications/delivery/notification-text';
-import { UserDeliveryRepository } from '../../../src/modules/notifications/delivery/user-delivery.repository';
+import { PersonTargets } from '../../../src/modules/delivery/people/person-targets';
+import { notificationText } from '../../../src/modules/delivery/people/notification-text';
+import { PersonDeliveryRepository } from '../../../src/modules/delivery/people/person-delivery.repository';
 import { QueueName } from '../../../src/queue/queues';
 import { Auth } from '../../support/api';
 import { startTestApp, TestApp } from '../../support/app';
@@ -228,7 +228,7 @@ describe('the fan-out is idempotent', () => {
     const event = first.payload;
 
     await enqueue(t, { queue: QueueName.TaskEvents, name: event.kind, payload: event, id: `again-${randomUUID()}` });
-    expect(await t.running.app.get(NotificationFanOut).fanOut(event)).toBe(0);
+    expect(await t.running.app.get(PersonTargets).fanOutOne(event)).toBe(0);
     await drained();
     expect(await notificationRows(t, bob.user.id)).toHaveLength(1);
     expect((await userDeliveries(t, bob.user.id)).map((d) => d.target_type).sort()).toEqual(['topicpush', 'webhook']);
@@ -252,7 +252,7 @@ describe('the fan-out is idempotent', () => {
     };
     const [global] = await sql(t.databaseUrl, `SELECT * FROM notification_preference WHERE user_id = $1`, [bob.user.id]);
     const pending = await t.running.app
-      .get(UserDeliveryRepository)
+      .get(PersonDeliveryRepository)
       .fanOut(workspaceId, bob.user.id, event, notificationText(event, 'http://x'), channelsFor(global, undefined, project.id));
     expect(pending.map((d) => d.target_type)).toEqual(['webhook']);
     expect(receiver.to(paths.webhook)).toHaveLength(1);

@@ -6,20 +6,15 @@ import { FEATURE_MODULES } from '../../../src/app.module';
 import { bootstrap, Running } from '../../../src/bootstrap';
 import { loadConfig } from '../../../src/config/app-config';
 import { QueueDashboard } from '../../../src/modules/admin/queue-dashboard.service';
-import {
-  CommunitychatDeliveryProcessor,
-  GenericWebhookDeliveryProcessor,
-  MessengerDeliveryProcessor,
-  TeamchatDeliveryProcessor,
-} from '../../../src/modules/integrations/channels/delivery.processors';
-import { FanOutProcessor } from '../../../src/modules/integrations/channels/fan-out.processor';
+import { DELIVERY_PROCESSORS as CHANNEL_PROCESSORS } from '../../../src/modules/delivery/delivery.processors';
+import { FanOutProcessor } from '../../../src/modules/delivery/fan-out.processor';
 import { OutboxRelay } from '../../../src/queue/outbox.relay';
 import { QueueName } from '../../../src/queue/queues';
 import { WorkerModule } from '../../../src/worker.module';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { TestSmtpServer } from '../../support/smtp';
 
-const DELIVERY_PROCESSORS = [FanOutProcessor, MessengerDeliveryProcessor, TeamchatDeliveryProcessor, CommunitychatDeliveryProcessor, GenericWebhookDeliveryProcessor];
+const DELIVERY_PROCESSORS = [FanOutProcessor, ...Object.values(CHANNEL_PROCESSORS)];
 
 /** The modules a running app loaded, the controllers they declare and the providers they hold. */
 function loaded(running: Running): { modules: Function[]; controllers: string[]; providers: unknown[] } {

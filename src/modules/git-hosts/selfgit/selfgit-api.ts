@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DestinationGuard } from '../../../common/net/destination-guard';
-import { Agents, OutboundError, OutboundResponse, send } from '../../integrations/channels/outbound-http';
+import { Agents, OutboundError, OutboundResponse, send } from '../../../common/net/outbound-http';
 
 /**
  * The client of a selfgit server's REST API v1 (docs/git-hosts.md, "Connecting a selfgit repository"): the calls the

@@ -1,0 +1,150 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CryptoService } from '../../../common/crypto/crypto.service';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { UserRepository } from '../../auth/user.repository';
+import { channelsFor } from '../../notification-preferences/channel-rules';
+import { PreferenceRow } from '../../notification-preferences/notification-preferences.record';
+import { NotificationPreferencesRepository } from '../../notification-preferences/notification-preferences.repository';
+import { MemberRepository } from '../../organization/member.repository';
+import { TaskEvent } from '../../task/task-event';
+import { Channel, CHANNELS, PersonChannel } from '../channels';
+import { UnusableTargetError } from '../delivery-policy';
+import { DeliveryTargets, Dropped, nothingToSend, Preparation } from '../target-kinds';
+import { notificationText } from './notification-text';
+import { PersonChannels, PersonTarget } from './person-channels';
+import { PersonDeliveryQueues } from './person-delivery-queues';
+import { PendingPersonDelivery, PersonDeliveryRepository, PersonDeliveryRow } from './person-delivery.repository';
+import { recipientOf } from './recipients';
+
+export const RECIPIENT_LEFT = 'Recipient is no longer a member of the workspace';
+export const RECIPIENT_GONE = 'Recipient no longer exists';
+export const CHANNEL_OFF = 'Channel turned off or not configured for this notification';
+const UNREADABLE = "The recipient's channel secrets could not be decrypted (was ENCRYPTION_KEY changed?)";
+
+/** Most deliveries one message of a burst carries; the rest go in the next. */
+export const MAX_BURST = 100;
+
+/**
+ * People as delivery targets (docs/notifications.md): the event's recipient (the assignee, unless
+ * they made the change, and only while a member of the workspace) gets an in-app notification and
+ * one delivery per channel that their global preferences and workspace rule allow, written in one
+ * statement that creates each once; a re-run writes nothing twice and queues again what is still
+ * pending.
+ *
+ * An attempt reads the delivery the job names and, for a channel that gathers bursts, every
+ * delivery of its burst (user, channel, task) pending now; checks that the user is still a member
+ * and still wants this channel for each event (preferences and rule as they are now); and sends one
+ * message for all of them. When a burst is settled, the next one (deliveries that came while it was
+ * being sent) is queued.
+ */
+@Injectable()
+export class PersonTargets implements DeliveryTargets {
+  readonly kind = 'person';
+  private readonly logger = new Logger('PersonDelivery');
+
+  constructor(
+    private readonly deliveries: PersonDeliveryRepository,
+    private readonly prefs: NotificationPreferencesRepository,
+    private readonly members: MemberRepository,
+    private readonly users: UserRepository,
+    private readonly queues: PersonDeliveryQueues,
+    private readonly channels: PersonChannels,
+    private readonly crypto: CryptoService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Only the event's recipient can be told (recipientOf), judged from the event alone. */
+  mayDeliver(events: readonly TaskEvent[], _m: EntityManager): Promise<ReadonlySet<TaskEvent>> {
+    return Promise.resolve(new Set(events.filter((e) => recipientOf(e) !== null)));
+  }
+
+  async fanOut(events: readonly TaskEvent[]): Promise<number> {
+    let queued = 0;
+    for (const event of events) queued += await this.fanOutOne(event);
+    return queued;
+  }
+
+  /** One event: its recipient's notification and deliveries, then the jobs of what is pending. */
+  async fanOutOne(event: TaskEvent): Promise<number> {
+    const userId = recipientOf(event);
+    if (!userId) return 0;
+    let pending: PendingPersonDelivery[];
+    if (await this.members.isMember(event.workspaceId, userId)) {
+      const [global, rule] = await Promise.all([this.prefs.findPreferences(userId), this.prefs.findRule(event.workspaceId, userId)]);
+      const channels = channelsFor(global, rule, event.project.id);
+      pending = await this.deliveries.fanOut(event.workspaceId, userId, event, notificationText(event, this.config.clientUrl), channels);
+    } else {
+      // No longer a member: nothing new; what a first run wrote is still queued, and its delivery fails as undeliverable.
+      pending = await this.deliveries.pendingOfEvent(event.id, userId);
+    }
+    for (const d of pending) await this.queues.schedule(d.target_type, d.id, userId, event.task.id);
+    if (pending.length) this.logger.debug(`event ${event.id} (${event.kind}): ${pending.length} person deliveries queued`);
+    return pending.length;
+  }
+
+  async prepare(deliveryId: string, jobChannel: Channel): Promise<Preparation> {
+    const first = await this.deliveries.load(deliveryId);
+    if (!first || first.target_type !== jobChannel) return { skipped: 'gone' };
+    if (first.status !== 'pending') return { skipped: 'not-pending' };
+    const channel: PersonChannel = first.target_type;
+    const userId = first.target_id;
+    const taskId = String(first.payload?.task?.id ?? '');
+    const burst = CHANNELS[channel].gathersBursts && taskId !== '';
+    const items = burst ? await this.burstWith(first, taskId) : [first];
+    const label = `delivery ${first.id} (${channel}${items.length > 1 ? `, ${items.length} events` : ''})`;
+    // When this attempt's deliveries are settled, the deliveries that came meanwhile go as the next burst.
+    const settled = burst ? () => this.queues.scheduleBurst(channel, userId, taskId) : undefined;
+
+    const [member, global, rule, user] = await Promise.all([
+      this.members.isMember(first.workspace_id, userId),
+      this.prefs.findPreferences(userId),
+      this.prefs.findRule(first.workspace_id, userId),
+      channel === 'email' ? this.users.findById(userId) : null,
+    ]);
+    if (!member) return nothingToSend(label, [{ ids: ids(items), reason: RECIPIENT_LEFT }], settled);
+    const wanted = items.filter((d) => channelsFor(global, rule, d.project_id ?? d.payload?.project?.id ?? null).includes(channel));
+    const dropped: Dropped[] = wanted.length < items.length ? [{ ids: ids(items.filter((d) => !wanted.includes(d))), reason: CHANNEL_OFF }] : [];
+    if (!wanted.length) return nothingToSend(label, dropped, settled);
+    const sender = this.channels.of(channel);
+    return {
+      label,
+      dropped,
+      ids: ids(wanted),
+      settled,
+      send: async () => {
+        if (channel === 'email' && !user) throw new UnusableTargetError(RECIPIENT_GONE);
+        const target = await this.target(global!, user?.email ?? null);
+        return sender.send(wanted, target, { clientUrl: this.config.clientUrl, nowSeconds: Math.floor(Date.now() / 1000) });
+      },
+    };
+  }
+
+  /** The burst's pending deliveries, oldest first, with the job's own delivery always among them. */
+  private async burstWith(first: PersonDeliveryRow, taskId: string): Promise<PersonDeliveryRow[]> {
+    const burst = await this.deliveries.burst(first.target_type, first.target_id, taskId, MAX_BURST);
+    return burst.some((d) => d.id === first.id) ? burst : [first, ...burst.slice(0, MAX_BURST - 1)];
+  }
+
+  /** The user's channel settings with the secrets this attempt needs, decrypted. */
+  private async target(p: PreferenceRow, email: string | null): Promise<PersonTarget> {
+    const open = (sealed: string | null): string | null => {
+      try {
+        return this.crypto.decryptNullable(sealed);
+      } catch {
+        throw new UnusableTargetError(UNREADABLE);
+      }
+    };
+    const previousCurrent = p.webhook_previous_secret ? await this.prefs.previousWebhookSecretCurrent(p.user_id) : false;
+    const serverpushToken = open(p.serverpush_token);
+    return {
+      email,
+      topicpush: p.topicpush_server_url && p.topicpush_topic ? { serverUrl: p.topicpush_server_url, topic: p.topicpush_topic, token: open(p.topicpush_token) } : null,
+      serverpush: p.serverpush_server_url && serverpushToken ? { serverUrl: p.serverpush_server_url, token: serverpushToken } : null,
+      webhookUrl: p.webhook_url,
+      signingSecrets: [open(p.webhook_secret), previousCurrent ? open(p.webhook_previous_secret) : null].filter((s): s is string => !!s),
+    };
+  }
+}
+
+const ids = (rows: readonly PersonDeliveryRow[]) => rows.map((d) => d.id);
