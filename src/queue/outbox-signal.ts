@@ -24,7 +24,8 @@ const NOTIFY_GAP_MS = 5;
 export class OutboxSignal implements OnModuleInit, EntitySubscriberInterface {
   private readonly logger = new Logger(OutboxSignal.name);
   private inFlight = false;
-  private again = false;
+  /** A wake was asked for while a notification was in flight: one more follows it. */
+  private wakeAskedMeanwhile = false;
   /** The relay of this process, when it runs one (APP_ROLES with worker): woken directly, without a notification. */
   private localRelay: (() => void) | null = null;
 
@@ -45,7 +46,7 @@ export class OutboxSignal implements OnModuleInit, EntitySubscriberInterface {
   afterCommit(m: EntityManager): void {
     const runner = m.queryRunner;
     if (runner?.isTransactionActive) runner.data = { ...(runner.data ?? {}), [WROTE_OUTBOX]: true };
-    else this.poke();
+    else this.wakeRelay();
   }
 
   /** The relay of this process registers here; a process running both roles then wakes it directly. */
@@ -54,36 +55,36 @@ export class OutboxSignal implements OnModuleInit, EntitySubscriberInterface {
   }
 
   /** Wakes the relay now (coalesced with a wake in flight). */
-  poke(): void {
+  wakeRelay(): void {
     if (this.localRelay) return this.localRelay();
     if (this.inFlight) {
-      this.again = true;
+      this.wakeAskedMeanwhile = true;
       return;
     }
     this.inFlight = true;
     this.wake.notify().then(
-      () => this.settle(),
+      () => this.finishNotification(),
       (err: Error) => {
         // The relay's poll picks the rows up; nothing is lost.
         this.logger.debug(`outbox wake not sent: ${err.message}`);
-        this.settle();
+        this.finishNotification();
       },
     );
   }
 
   /** After a notification, the next (if one was asked for meanwhile) follows NOTIFY_GAP_MS later, gathering more wakes. */
-  private settle(): void {
+  private finishNotification(): void {
     setTimeout(() => {
       this.inFlight = false;
-      if (this.again) {
-        this.again = false;
-        this.poke();
+      if (this.wakeAskedMeanwhile) {
+        this.wakeAskedMeanwhile = false;
+        this.wakeRelay();
       }
     }, NOTIFY_GAP_MS);
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
-    if (this.takeMark(event.queryRunner)) this.poke();
+    if (this.takeMark(event.queryRunner)) this.wakeRelay();
   }
 
   /** A rolled-back transaction's rows are gone: drop its mark, wake no one. */

@@ -51,12 +51,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly queues = new Map<string, Queue>();
   private readonly pollMs: number;
   private timer: NodeJS.Timeout | null = null;
-  /** A drain due within GATHER_MS of the previous one. */
-  private soon: NodeJS.Timeout | null = null;
+  /** The timer of a drain held back until GATHER_MS after the start of the previous one. */
+  private delayedDrain: NodeJS.Timeout | null = null;
   private lastDrainAt = 0;
   private inFlight: Promise<void> | null = null;
   /** Transactions of published batches still deleting their rows and committing. */
-  private readonly tails = new Set<Promise<void>>();
+  private readonly committingBatches = new Set<Promise<void>>();
   /** Woken while a drain ran: that drain may have looked before the new row committed. */
   private wokenMeanwhile = false;
   private stopped = false;
@@ -91,10 +91,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    if (this.soon) clearTimeout(this.soon);
+    if (this.delayedDrain) clearTimeout(this.delayedDrain);
     await this.listener.stop();
     await this.inFlight;
-    await Promise.all([...this.tails]);
+    await Promise.all([...this.committingBatches]);
   }
 
   /**
@@ -109,11 +109,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       this.wokenMeanwhile = true;
       return;
     }
-    if (this.soon) return;
+    if (this.delayedDrain) return;
     const wait = this.lastDrainAt + GATHER_MS - Date.now();
     if (wait > 0) {
-      this.soon = setTimeout(() => {
-        this.soon = null;
+      this.delayedDrain = setTimeout(() => {
+        this.delayedDrain = null;
         this.startDrain();
       }, wait);
       return;
@@ -185,17 +185,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         await this.outbox.deleteIds(ids, m);
         return () => moved(rows.length);
       });
-      const tail: Promise<void> = tx
+      const committing: Promise<void> = tx
         .then(
-          (settle) => settle?.(),
+          (answerAfterCommit) => answerAfterCommit?.(),
           (err: Error) => {
             // Before its jobs were queued, this fails the batch (drain() reports it); after, the rows are published again.
             if (published) this.logger.warn(`outbox relay: deleting a published batch failed (${err.message}); its rows stay and are published again`);
             failed(err);
           },
         )
-        .finally(() => this.tails.delete(tail));
-      this.tails.add(tail);
+        .finally(() => this.committingBatches.delete(committing));
+      this.committingBatches.add(committing);
     });
   }
 

@@ -4,7 +4,7 @@ import { AuthUser } from '../decorators/current-user.decorator';
 import { PERMISSION_METADATA, PermissionRequirement, ResolvedScope } from '../decorators/require-permission.decorator';
 import { isUuid } from '../pipes/id.pipe';
 import { AccessService } from '../permissions/access.service';
-import { EarlyLocationRequest } from '../permissions/early-location';
+import { PrefetchedMembershipRequest } from '../permissions/prefetched-membership';
 import { hasPermission, insufficientPermissions } from '../permissions/permissions';
 import { ScopeRegistry } from '../permissions/scope-registry';
 
@@ -40,8 +40,9 @@ export class PermissionGuard implements CanActivate {
     if (id === undefined || id === null || id === '') throw new BadRequestException(`${scope.key} is required`);
     if (typeof id !== 'string') throw new BadRequestException(`${scope.key} must be a string`);
     if (!isUuid(id)) throw new NotFoundException(notFound);
-    const early = (req as EarlyLocationRequest).locatedWithSession;
-    const found = early && early.kind === scope.kind && early.id === id.toLowerCase() ? early.found : await this.access.locate(scope.kind, id.toLowerCase(), user.id);
+    const prefetched = (req as PrefetchedMembershipRequest).prefetchedMembership;
+    const found =
+      prefetched && prefetched.kind === scope.kind && prefetched.id === id.toLowerCase() ? prefetched.found : await this.access.locate(scope.kind, id.toLowerCase(), user.id);
     if (!found || !found.memberId) throw new NotFoundException(notFound);
     const permissions = await this.access.permissionsFor(found.workspaceId, found.roles);
     if (need.action !== 'read' && !hasPermission(permissions, need.resource, need.action)) {

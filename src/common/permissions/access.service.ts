@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AccessRepository } from './access.repository';
-import { Located } from './early-location';
+import { Located } from './prefetched-membership';
 import { hasPermission, isStaticRole, PermissionMap, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
 import { ScopeRegistry } from './scope-registry';
 

@@ -7,7 +7,7 @@ import { ERROR_KEY_METADATA } from '../../common/decorators/error-body-key.decor
 import { IS_PUBLIC } from '../../common/decorators/public.decorator';
 import { API_KEY_SCOPE, ApiKeyScopeRule, keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { PERMISSION_METADATA, PermissionRequirement } from '../../common/decorators/require-permission.decorator';
-import { EarlyLocationRequest, permissionTarget } from '../../common/permissions/early-location';
+import { PrefetchedMembershipRequest, permissionTarget } from '../../common/permissions/prefetched-membership';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { AuthService } from './auth.service';
 import { JwtStrategy } from './jwt.strategy';
@@ -51,7 +51,7 @@ export class AuthGuard implements CanActivate {
     } else {
       // The session check also finds the route's resource for the permission guard (one statement for both).
       const target = permissionTarget(this.reflector.getAllAndOverride<PermissionRequirement | undefined>(PERMISSION_METADATA, targets), req);
-      if (target) (req as EarlyLocationRequest).locateWithSession = target;
+      if (target) (req as PrefetchedMembershipRequest).prefetchTarget = target;
       req.user = await this.verifyJwt(req, ctx.switchToHttp().getResponse());
       bucket = `session:${(req.user as AuthUser).sessionId}`;
     }

@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ApiKeyPrincipal, AuthUser } from '../../common/decorators/current-user.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { isUuid } from '../../common/pipes/id.pipe';
-import { Located, PermissionTarget } from '../../common/permissions/early-location';
+import { Located, PermissionTarget } from '../../common/permissions/prefetched-membership';
 import { invalidPermission, splitRoles } from '../../common/permissions/permissions';
 import { ScopeRegistry } from '../../common/permissions/scope-registry';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';

@@ -4,7 +4,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
-import { EarlyLocationRequest } from '../../common/permissions/early-location';
+import { PrefetchedMembershipRequest } from '../../common/permissions/prefetched-membership';
 import { AuthService, JWT_ALGORITHM } from './auth.service';
 
 /** Verifies the access token (algorithm pinned, expiry enforced) and that its session is still live. */
@@ -26,16 +26,16 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   /**
-   * When the AuthGuard names the route's resource (`locateWithSession`), the session check also
-   * finds where it lives, in the same statement, for the permission guard (`locatedWithSession`).
+   * When the AuthGuard names the route's resource (`prefetchTarget`), the session check also
+   * finds where it lives, in the same statement, for the permission guard (`prefetchedMembership`).
    */
-  async validate(req: EarlyLocationRequest, payload: { sub?: unknown; sid?: unknown }): Promise<AuthUser | false> {
+  async validate(req: PrefetchedMembershipRequest, payload: { sub?: unknown; sid?: unknown }): Promise<AuthUser | false> {
     if (typeof payload?.sub !== 'string' || typeof payload?.sid !== 'string') return false;
-    const target = req.locateWithSession;
+    const target = req.prefetchTarget;
     if (!target) return (await this.auth.validateSession(payload.sid, payload.sub)) ?? false;
     const r = await this.auth.validateSessionLocating(payload.sid, payload.sub, target);
     if (!r) return false;
-    req.locatedWithSession = { ...target, found: r.found };
+    req.prefetchedMembership = { ...target, found: r.found };
     return r.user;
   }
 }

@@ -16,18 +16,22 @@ export interface PermissionTarget {
 }
 
 /**
- * What the authentication found out about the route's resource while it checked the session, in
- * the same statement (docs/benchmarks.md, "Writes"): the permission guard uses it instead of a
- * statement of its own. `found` null: no such resource.
+ * The prefetched membership: what the authentication found out about the route's resource (its
+ * workspace and the caller's membership there) while it checked the session, in the same
+ * statement (docs/benchmarks.md, "Writes"): the permission guard uses it instead of a statement of
+ * its own. `found` null: no such resource.
  */
-export interface EarlyLocation extends PermissionTarget {
+export interface PrefetchedMembership extends PermissionTarget {
   found: Located | null;
 }
 
-/** The request fields through which the authentication and the permission guard share it. */
-export interface EarlyLocationRequest {
-  locateWithSession?: PermissionTarget;
-  locatedWithSession?: EarlyLocation;
+/**
+ * The request fields through which the authentication and the permission guard share it: the
+ * resource the session check is asked to look up (`prefetchTarget`) and what it found.
+ */
+export interface PrefetchedMembershipRequest {
+  prefetchTarget?: PermissionTarget;
+  prefetchedMembership?: PrefetchedMembership;
 }
 
 /**
