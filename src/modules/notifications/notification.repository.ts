@@ -8,7 +8,7 @@ import { NOTIFICATION_FIELDS, NotificationRow } from './notification.record';
  * A user's in-app notifications, as the API reads, marks and clears them. Every read and mark is
  * limited to the user's own notifications in `workspaceIds` (the workspaces they are still a member of), so
  * the notifications of a workspace they left are no longer shown. The worker writes them
- * (src/modules/notifications/delivery).
+ * (src/modules/delivery/people, with the person's deliveries of the event).
  */
 @Injectable()
 export class NotificationRepository {
