@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { messageOf } from '../../common/filters/all-exceptions.filter';
 import { API_KEY_REFUSED, instanceAdminRefusal } from '../../common/guards/instance-admin.guard';
-import { readCookie } from '../oauth/oauth-browser-binding';
+import { readCookie, SAFE_METHODS } from '../../common/http/cookies';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { GuardedQueue } from '../../queue/guarded-bullmq';
 import { QUEUE_NAMES, QUEUES } from '../../queue/queues';
@@ -52,7 +52,6 @@ const CSP = [
 ].join('; ');
 
 const looksLikeJwt = (t: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(t);
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * What the dashboard shows of a job's data and result: identifiers, kinds, numbers and flags, never

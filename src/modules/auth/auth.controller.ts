@@ -6,7 +6,8 @@ import { AuthUser, CurrentUser } from '../../common/decorators/current-user.deco
 import { ApiKeyScopeCheckedByHandler } from '../../common/decorators/api-key-scope.decorator';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimitService } from '../../redis/rate-limit.service';
-import { AuthService } from './auth.service';
+import { AuthService, secureCookies, sessionCookieFor } from './auth.service';
+import { clearedSessionCookie } from '../../common/http/cookies';
 import { CreateApiKeyDto, DeleteApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 
@@ -31,7 +32,10 @@ export class AuthController {
   async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
     const out = await this.auth.signUp(dto, client(req));
-    if (out.token) res.setHeader('set-auth-token', out.token);
+    if (out.token) {
+      res.setHeader('set-auth-token', out.token);
+      res.append('set-cookie', sessionCookieFor(this.config, out.token));
+    }
     return out;
   }
 
@@ -49,6 +53,7 @@ export class AuthController {
     // Failed sign-ins of one email address lock it for a while (docs/decisions-local.md, "Rate limits").
     const out = await this.rateLimit.accountAttempt(dto.email, this.config.rateLimits.signInFailures, () => this.auth.signIn(dto, client(req)));
     res.setHeader('set-auth-token', out.token);
+    res.append('set-cookie', sessionCookieFor(this.config, out.token));
     return out;
   }
 
@@ -56,8 +61,10 @@ export class AuthController {
   @Post('sign-out')
   @ApiAnswer('{success: true}')
   @HttpCode(200)
-  signOut(@CurrentUser() user: AuthUser) {
-    return this.auth.signOut(user);
+  async signOut(@CurrentUser() user: AuthUser, @Res({ passthrough: true }) res: Response) {
+    const out = await this.auth.signOut(user);
+    res.append('set-cookie', clearedSessionCookie(secureCookies(this.config)));
+    return out;
   }
 
   @ApiBearerAuth()

@@ -1,23 +1,29 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import passport from 'passport';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { clearedSessionCookie, CookieSessionRequest, fromOwnOrigin, readCookie, SAFE_METHODS, SESSION_COOKIE } from '../../common/http/cookies';
 import { ERROR_KEY_METADATA } from '../../common/decorators/error-body-key.decorator';
 import { IS_PUBLIC } from '../../common/decorators/public.decorator';
 import { API_KEY_SCOPE, ApiKeyScopeRule, keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { PERMISSION_METADATA, PermissionRequirement } from '../../common/decorators/require-permission.decorator';
 import { PrefetchedMembershipRequest, permissionTarget } from '../../common/permissions/prefetched-membership';
 import { RateLimitService } from '../../redis/rate-limit.service';
-import { AuthService } from './auth.service';
+import { AuthService, secureCookies } from './auth.service';
 import { JwtStrategy } from './jwt.strategy';
 
 const looksLikeJwt = (t: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(t);
 
+export const CROSS_ORIGIN_REFUSED = 'Cross-origin request refused: a change signed in with the session cookie must come from this service or CLIENT_URL';
+
 /**
  * Global authentication: every route needs a valid JWT (passport-jwt) or API key
- * (`x-api-key` or `Authorization: Bearer`), except those marked @Public().
- * Also applies the per-token API rate limit (RATE_LIMIT_API).
+ * (`x-api-key` or `Authorization: Bearer`), or the browser session cookie, except those marked
+ * @Public(). A credential in a header wins over the cookie. A request signed in with the cookie
+ * that can change something must come from the service's own origin or CLIENT_URL (SECURITY.md,
+ * "Browser sessions"). Also applies the per-token API rate limit (RATE_LIMIT_API).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -27,7 +33,12 @@ export class AuthGuard implements CanActivate {
     private readonly jwt: JwtStrategy,
     private readonly rateLimit: RateLimitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.ownOrigins = [new URL(config.publicApiUrl).origin, new URL(config.clientUrl).origin];
+  }
+
+  /** Where a change signed in with the session cookie may come from: PUBLIC_API_URL's origin and CLIENT_URL's. */
+  private readonly ownOrigins: readonly string[];
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (ctx.getType() !== 'http') return true;
@@ -49,10 +60,22 @@ export class AuthGuard implements CanActivate {
       bucket = `key:${user.apiKey!.id}`;
       if (user.apiKey?.permissions) this.assertKeyScope(user.apiKey.permissions, targets);
     } else {
+      const cookie = bearer === undefined ? readCookie(req.headers.cookie, SESSION_COOKIE) : null;
+      if (cookie) {
+        if (!SAFE_METHODS.has(req.method) && !fromOwnOrigin(req, this.ownOrigins)) throw new ForbiddenException(CROSS_ORIGIN_REFUSED);
+        (req as CookieSessionRequest).sessionCookie = cookie;
+      }
       // The session check also finds the route's resource for the permission guard (one statement for both).
       const target = permissionTarget(this.reflector.getAllAndOverride<PermissionRequirement | undefined>(PERMISSION_METADATA, targets), req);
       if (target) (req as PrefetchedMembershipRequest).prefetchTarget = target;
-      req.user = await this.verifyJwt(req, ctx.switchToHttp().getResponse());
+      const res = ctx.switchToHttp().getResponse<Response>();
+      try {
+        req.user = await this.verifyJwt(req, res);
+      } catch (err) {
+        // A cookie whose session ended (signed out elsewhere, revoked, expired) is removed from the browser.
+        if (cookie) res.append('set-cookie', clearedSessionCookie(secureCookies(this.config)));
+        throw err;
+      }
       bucket = `session:${(req.user as AuthUser).sessionId}`;
     }
     await this.rateLimit.hit(`api:${bucket}`, this.config.rateLimits.api);

@@ -4,6 +4,7 @@ import * as argon2 from 'argon2';
 import * as jwt from 'jsonwebtoken';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { sessionCookie } from '../../common/http/cookies';
 import { ApiKeyPrincipal, AuthUser } from '../../common/decorators/current-user.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { isUuid } from '../../common/pipes/id.pipe';
@@ -43,6 +44,13 @@ const sessionUser = (r: LiveSessionRow, userId: string, sessionId: string): Auth
   sessionId,
   activeOrganizationId: r.active_organization_id,
 });
+
+/** Whether the session cookie is marked Secure: when the service is served over https (PUBLIC_API_URL). */
+export const secureCookies = (config: Pick<AppConfig, 'publicApiUrl'>): boolean => config.publicApiUrl.startsWith('https:');
+
+/** The session cookie holding a new session's token, for as long as the token lives (JWT_EXPIRES_IN). */
+export const sessionCookieFor = (config: Pick<AppConfig, 'publicApiUrl' | 'jwtExpiresInSeconds'>, token: string): string =>
+  sessionCookie(token, config.jwtExpiresInSeconds, secureCookies(config));
 
 @Injectable()
 export class AuthService {

@@ -5,6 +5,7 @@ import { ExtractJwt, Strategy } from 'passport-jwt';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { PrefetchedMembershipRequest } from '../../common/permissions/prefetched-membership';
+import type { CookieSessionRequest } from '../../common/http/cookies';
 import { AuthService, JWT_ALGORITHM } from './auth.service';
 
 /** Verifies the access token (algorithm pinned, expiry enforced) and that its session is still live. */
@@ -15,7 +16,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     private readonly auth: AuthService,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      // The bearer token, else the session cookie the AuthGuard found (only when no Authorization header was sent).
+      jwtFromRequest: ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), (req: CookieSessionRequest) => req.sessionCookie ?? null]),
       // A key object made once: given a string, jsonwebtoken first tries (and fails) to parse it as a
       // public key on every verify, which cost about a fifth of a GET /task/:id's CPU.
       secretOrKey: createSecretKey(Buffer.from(config.jwtSecret)) as unknown as Buffer,

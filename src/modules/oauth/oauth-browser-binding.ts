@@ -26,15 +26,6 @@ export function bindingCookieName(state: string): string {
   return `tandem_oauth_${createHash('sha256').update(state).digest('hex').slice(0, 16)}`;
 }
 
-/** The cookie's value from a Cookie header, or null. */
-export function readCookie(header: string | undefined, name: string): string | null {
-  for (const part of (header ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return null;
-}
-
 /** Whether the browser's secret matches the hash stored with the state (constant time). */
 export function bindingMatches(secret: string | null, storedHash: string | undefined): boolean {
   if (!secret || !storedHash) return false;

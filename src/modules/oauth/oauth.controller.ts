@@ -6,6 +6,7 @@ import { AuthUser, CurrentUser } from '../../common/decorators/current-user.deco
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { UnlinkAccountDto } from './dto/unlink-account.dto';
+import { sessionCookieFor } from '../auth/auth.service';
 import { OAuthService } from './oauth.service';
 import { ApiAnswer } from '../../common/http/api-errors';
 
@@ -44,6 +45,8 @@ export class OAuthController {
     if (typeof query.state === 'string' && query.state.length <= 128) res.append('set-cookie', this.oauth.bindingCookie(query.state, null));
     const out = await this.oauth.callback(query, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null }, req.get('cookie'));
     res.setHeader('set-auth-token', out.token);
+    // The new session is the browser's too (SECURITY.md, "Browser sessions").
+    res.append('set-cookie', sessionCookieFor(this.config, out.token));
     res.setHeader('cache-control', 'no-store');
     if (out.redirectTo) return res.redirect(302, out.redirectTo);
     res.status(200).json({ token: out.token, user: out.user });

@@ -145,6 +145,10 @@ describe('custom OAuth sign-in', () => {
       user: { id: expect.any(String), name: 'Grace Hopper', email: p.email, emailVerified: true, image: null, createdAt: expect.any(String), updatedAt: expect.any(String) },
     });
     expect(res.headers.get('set-auth-token')).toBe(res.body.token);
+    // The browser's session cookie holds the same session.
+    expect(res.headers.getSetCookie().find((c) => c.startsWith('tandem_session='))).toMatch(
+      new RegExp(`^tandem_session=${res.body.token}; Path=/; Max-Age=\\d+; HttpOnly; SameSite=Lax`),
+    );
     const session = await t.api.get('/auth/get-session', res.body.token);
     expect(session.status).toBe(200);
     expect(session.body.user.id).toBe(res.body.user.id);
@@ -309,7 +313,8 @@ describe('custom OAuth sign-in', () => {
     const redirect = await loginAtProvider(res.headers.get('location')!, p.login, REDIRECT_URI);
     const done = await callback(t, redirect, browser);
     expect(done.status).toBe(200);
-    expect(done.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${cookie.split('=')[0]}=; .*Max-Age=0`))]);
+    // The flow's cookie is cleared; the other is the new session's (cookie-sessions.e2e-spec.ts).
+    expect(done.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${cookie.split('=')[0]}=; .*Max-Age=0`)), expect.stringMatching(/^tandem_session=/)]);
   });
 
   it("refuses a callback from a browser without the flow's cookie (login CSRF) and creates nobody", async () => {
@@ -358,6 +363,12 @@ describe('custom OAuth sign-in', () => {
     expect(`${loc.origin}${loc.pathname}${loc.search}`).toBe(`${CLIENT_URL}/signed-in?from=oauth`);
     const token = new URLSearchParams(loc.hash.slice(1)).get('token')!;
     expect(res.headers.get('set-auth-token')).toBe(token);
+    expect(
+      res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('tandem_session='))
+        ?.split(';')[0],
+    ).toBe(`tandem_session=${token}`);
     const me = await t.api.get('/auth/get-session', token);
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe(p.email);

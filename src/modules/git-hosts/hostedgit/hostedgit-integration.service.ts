@@ -18,7 +18,8 @@ import { hasPermission, insufficientPermissions } from '../../../common/permissi
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { allowedRedirect, originRule } from '../../auth/account-links';
 import { AuthService } from '../../auth/auth.service';
-import { bindingCookie, bindingCookieName, bindingMatches, newBrowserBinding, readCookie } from '../../oauth/oauth-browser-binding';
+import { readCookie } from '../../../common/http/cookies';
+import { bindingCookie, bindingCookieName, bindingMatches, newBrowserBinding } from '../../oauth/oauth-browser-binding';
 import { safeCode } from '../../oauth/oidc-client.service';
 import { obj, posInt } from '../git-events';
 import { DEFAULT_BRANCH_PATTERN, GitIntegrationRow, HostedgitIntegrationRecord, toHostedgitRecord } from '../git-integration.record';
