@@ -15,8 +15,12 @@ export interface ReceivedRequest {
   at: number;
 }
 
-/** What to answer: a status, optional JSON body and headers; or a function of the request. */
-export type Answer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
+/**
+ * What to answer: a status, optional JSON body and headers; or a function of the request.
+ * `hold`: the request is recorded at once but answered only when this promise settles, so the
+ * sender keeps it in flight for as long as the test decides (e.g. until it has killed the sender).
+ */
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number; hold?: Promise<unknown> };
 export type Responder = Answer | ((req: ReceivedRequest, index: number) => Answer);
 
 /**
@@ -84,7 +88,10 @@ export class HttpReceiver {
     const index = this.requests.push(received) - 1;
     const responder = this.queued.shift() ?? this.fallback;
     const answer = typeof responder === 'function' ? responder(received, index) : responder;
+    if (answer.hold) await answer.hold.catch(() => undefined);
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+    // A sender that gave up (or died) while the answer was held has closed the connection.
+    if (res.destroyed) return;
     const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     res.writeHead(answer.status, { 'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json', ...(answer.headers ?? {}) });
     res.end(body);

@@ -123,15 +123,31 @@ describe('worker processes', () => {
 
   it('a worker killed with SIGKILL in the middle of 200 deliveries, then started again: every committed event arrives, nothing else does', async () => {
     const { owner, project, path } = await hookedProject(api);
-    // Each answer takes a moment, so the kill lands with deliveries in flight and more queued.
-    receiver.answer((req) => (req.url.startsWith(path) ? { status: 200, delayMs: 15 } : { status: 200 }));
-    const first = await startWorker();
-    const statuses = await createTasks(api, owner.token, project.id, 200);
-    expect(statuses).toEqual(Array(200).fill(200));
-    await receiver.waitFor(path, 40, 60_000);
-    await first.kill('SIGKILL');
-    const beforeRestart = eventIdsReceived(path).size;
-    expect(beforeRestart).toBeLessThan(200);
+    // The receiver answers the first ANSWERED requests to the path at once and holds every later
+    // one (recorded, not answered) until the worker is dead: the kill lands mid-stream by
+    // construction, with deliveries in flight and the rest still queued, however fast the machine.
+    const ANSWERED = 40;
+    let releaseHeld!: () => void;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    let seen = 0;
+    receiver.answer((req) => (req.url.startsWith(path) && ++seen > ANSWERED ? { status: 200, hold: held } : { status: 200 }));
+    try {
+      const first = await startWorker();
+      const statuses = await createTasks(api, owner.token, project.id, 200);
+      expect(statuses).toEqual(Array(200).fill(200));
+      // The condition for the kill: ANSWERED requests answered and at least one more in flight, held.
+      await receiver.waitFor(path, ANSWERED + 1, 60_000);
+      await first.kill('SIGKILL');
+      const beforeRestart = eventIdsReceived(path).size;
+      expect(beforeRestart).toBeLessThan(200);
+      // The dead worker recorded no delivery it had no answer for.
+      const deliveredBefore = await sql<{ n: number }>(api.databaseUrl, `SELECT count(*)::int AS n FROM delivery WHERE project_id = $1 AND status = 'delivered'`, [project.id]);
+      expect(deliveredBefore[0].n).toBeLessThanOrEqual(ANSWERED);
+    } finally {
+      // From now on every request is answered at once; the held ones' connections died with the worker.
+      receiver.answer({ status: 200 });
+      releaseHeld();
+    }
 
     await startWorker();
     await until('every event delivered after the restart', () => eventIdsReceived(path).size >= 200, 150_000);
@@ -148,7 +164,6 @@ describe('worker processes', () => {
     const recorded = async () => sql(api.databaseUrl, `SELECT status, count(*)::int AS n FROM delivery WHERE project_id = $1 GROUP BY status`, [project.id]);
     await until('every delivery recorded', async () => (await recorded()).every((r) => r.status !== 'pending'), 30_000);
     expect(await recorded()).toEqual([{ status: 'delivered', n: 200 }]);
-    receiver.answer({ status: 200 });
   });
 
   it('two workers side by side: each event reaches each target once', async () => {
