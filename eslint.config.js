@@ -151,6 +151,100 @@ const BOUNDARIES = {
   },
 };
 
+/**
+ * Options of tandem/table-ownership (eslint/tandem-plugin.js): who owns each table, from
+ * docs/architecture.md, "Module map". An owner is a feature module (`src/modules/<name>/`, by its
+ * name) or a shared folder (ending in '/'). Every table the migrations (src/database/migrations)
+ * leave in the database is here; `email_outbox` is not: 1763780900000-Outbox moved its rows into
+ * `outbox` and dropped it.
+ */
+const TABLE_OWNERS = {
+  user: 'auth',
+  session: 'auth',
+  api_key: 'auth',
+  user_token: 'auth',
+  account: 'oauth',
+  workspace: 'organization',
+  member: 'organization',
+  team: 'organization',
+  team_member: 'organization',
+  invitation: 'organization',
+  organization_role: 'organization',
+  project: 'project',
+  board_column: 'column',
+  task: 'task',
+  task_text: 'task',
+  task_relation: 'task-relation',
+  label: 'label',
+  time_entry: 'time-entry',
+  activity: 'activity',
+  email_job: 'mail',
+  outbox: 'src/queue/',
+  integration: 'integrations',
+  // Every channel's deliveries: project integrations' and people's (docs/architecture.md, "Delivery").
+  delivery: 'delivery',
+  git_integration: 'git-hosts',
+  external_link: 'git-hosts',
+  external_comment: 'git-hosts',
+  git_webhook_receipt: 'git-hosts',
+  workflow_rule: 'git-hosts',
+  notification_preference: 'notification-preferences',
+  notification_rule: 'notification-preferences',
+  notification: 'notifications',
+};
+
+/**
+ * SQL that names another owner's table, and why: file (or folder ending in '/') → table → reason;
+ * '*' for any table. The same list as docs/architecture.md, "Cross-module SQL": change both together.
+ */
+const TABLE_EXCEPTIONS = {
+  'src/database/': { '*': 'the migrations create and change every table; the SQL helpers and the migration CLI serve every module' },
+  'src/modules/task/task-changes.repository.ts': {
+    board_column:
+      'the write path reads (FOR KEY SHARE) the columns of the project: is the new status one of them, and where is its end; a column cannot be deleted while a task enters it',
+    activity: "a task change's history rows, written in the change's statement",
+    project: 'the number claim of a create or a move (project.task_counter)',
+  },
+  'src/modules/task/task-events.sql.ts': {
+    outbox: "the task events (and a new time entry's event) are written into the outbox in the statement of the change",
+    project: "the event snapshot carries the project's name and slug",
+    user: "the event snapshot carries the actor's name",
+  },
+  'src/modules/task/task.repository.ts': {
+    board_column: "the column slugs of a task's project, which a new status is checked against (findForUpdate, findManyForUpdate, statusSlugs)",
+  },
+  'src/modules/git-hosts/workflow-rule.repository.ts': {
+    board_column: "a rule's column name and slug; a rule is saved only for a column of its project; event → column slug for the git events",
+  },
+  'src/modules/auth/session.repository.ts': {
+    member: "the session check also finds the route's resource and the caller's membership, in one statement (early location)",
+  },
+  'src/modules/auth/user.repository.ts': {
+    account: 'a proven address ends the sign-in identities linked before it; OAuth imports Auth, so Auth cannot call it',
+  },
+  'src/common/permissions/access.repository.ts': {
+    member: "the permission guard's membership",
+    organization_role: "the permission guard's custom roles",
+  },
+  'src/common/crypto/key-rotation.repository.ts': {
+    '*': 're-encrypts the secret columns under the current key; its tables (account, integration, notification_preference, git_integration) come from the registry src/common/crypto/encrypted-columns.ts, not from the SQL text',
+  },
+  'src/modules/search/search.sql.ts': {
+    task: "search is a read model across the work items, within the caller's workspaces",
+    task_text: 'search is a read model across the work items (the text of tasks)',
+    activity: 'search is a read model across the work items (comments and history)',
+    project: 'search is a read model across the work items (the project of each hit)',
+    workspace: "search is kept within the caller's workspaces",
+    member: "search is kept within the caller's workspaces (the caller's memberships)",
+  },
+  'src/modules/delivery/integrations/integration-deliveries.repository.ts': {
+    integration: "the fan-out joins the active integrations that want an event's kind, and an attempt reads its delivery with the integration's settings, each in one statement",
+  },
+  'src/modules/delivery/people/person-delivery.repository.ts': {
+    notification: "a person's in-app notification is written in the statement that writes their deliveries of the event, once per event and user",
+  },
+};
+
 const NODE_GLOBALS = Object.fromEntries(
   'process console Buffer URL URLSearchParams fetch AbortController TextEncoder TextDecoder performance structuredClone setTimeout clearTimeout setInterval clearInterval setImmediate clearImmediate queueMicrotask __dirname __filename'
     .split(' ')
@@ -200,6 +294,8 @@ module.exports = [
 
   // Boundaries (docs/architecture.md): tests may reach anything, the application may not.
   { files: ['src/**/*.ts'], ignores: SPECS, rules: { 'tandem/boundaries': ['error', BOUNDARIES] } },
+  // Each table has one owner; SQL naming another owner's table is a declared exception (docs/architecture.md, "Cross-module SQL").
+  { files: ['src/**/*.ts'], ignores: SPECS, rules: { 'tandem/table-ownership': ['error', { owners: TABLE_OWNERS, exceptions: TABLE_EXCEPTIONS }] } },
   {
     files: ['src/**/*.ts'],
     ignores: [...SPECS, ...DATA_ACCESS],

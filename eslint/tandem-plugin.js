@@ -7,6 +7,9 @@
 // - `tandem/no-any-sql-params`: no `any` among the parameters of a SQL statement. TypeORM's
 //   `query(sql, parameters?: any[])` and our helpers' `unknown[]` accept anything, so
 //   @typescript-eslint/no-unsafe-argument never fires there; this rule looks at each parameter's type.
+// - `tandem/table-ownership`: each table has one owner (a feature module or a shared folder), and
+//   SQL text that names another owner's table needs an exception with its reason
+//   (docs/architecture.md, "Module map" and "Cross-module SQL").
 'use strict';
 const path = require('node:path');
 const ts = require('typescript');
@@ -138,4 +141,152 @@ const noAnySqlParams = {
   },
 };
 
-module.exports = { meta: { name: 'tandem' }, rules: { boundaries, 'no-any-sql-params': noAnySqlParams } };
+/** Functions whose argument list may hold a FROM that is not a table: `extract(epoch FROM t)`, `trim(… FROM …)`, `substring(x FROM …)`. */
+const FROM_FUNCTIONS = new Set(['extract', 'trim', 'substring', 'overlay', 'position']);
+/** A table name as SQL writes it here: lower-case, or quoted (`"user"`); possibly schema-qualified (`public.task`). */
+const NAME = '("[^"]+"|[a-z_][a-z0-9_]*)(?:\\.("[^"]+"|[a-z_][a-z0-9_]*))?';
+/**
+ * The keywords after which a table is named. SQL keywords are upper-case in this code base (and
+ * names lower-case), which keeps prose ("removes it from every task") and the keyword-like words
+ * after a keyword (`FOR UPDATE SKIP LOCKED`, `DO UPDATE SET`, `JOIN LATERAL`) out.
+ */
+const TABLE_AFTER = new RegExp(
+  `\\b(INSERT\\s+INTO|UPDATE(?:\\s+ONLY)?|DELETE\\s+FROM(?:\\s+ONLY)?|TRUNCATE(?:\\s+TABLE)?(?:\\s+ONLY)?|ALTER\\s+TABLE(?:\\s+IF\\s+EXISTS)?(?:\\s+ONLY)?|REFERENCES|FROM(?:\\s+ONLY)?|JOIN(?:\\s+ONLY)?|USING)\\s+${NAME}`,
+  'g',
+);
+/** The next table of a list after one (and its alias): `, b` in `FROM a x, b`. */
+const LIST_ITEM = new RegExp(`^(?:\\s+(?:AS\\s+)?[a-z_][a-z0-9_]*)?\\s*,\\s*${NAME}`);
+/** Statements that write: a name after them that is no declared table is a new table without an owner. */
+const WRITES = /^(INSERT|UPDATE|DELETE|TRUNCATE|ALTER)/;
+/** `WITH x AS (`, `, y AS (`, `WITH RECURSIVE z(a, b) AS MATERIALIZED (`: names the statement defines for itself. */
+const CTE = /(?:\bWITH(?:\s+RECURSIVE)?|,)\s*("[^"]+"|[a-z_][a-z0-9_]*)\s*(?:\([^()]*\)\s*)?AS\s+(?:(?:NOT\s+)?MATERIALIZED\s+)?\(/g;
+/** Stands for a template literal's `${…}` between its quasis: no name can be read into it. */
+const GAP = ' $expr ';
+
+const unquote = (name) => (name.startsWith('"') ? name.slice(1, -1) : name);
+
+/** The identifier before the innermost parenthesis open at `at`, e.g. `extract` in `extract(epoch FROM x)`. */
+function enclosingCall(sql, at) {
+  let depth = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    if (sql[i] === ')') depth++;
+    else if (sql[i] === '(' && depth-- === 0) return /([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(sql.slice(0, i))?.[1].toLowerCase() ?? null;
+  }
+  return null;
+}
+
+/**
+ * The tables one SQL text names: `{table, write, declared}` for each name after a table keyword that
+ * is a declared table, or that a writing statement names (an undeclared one). Skipped: the text's
+ * own CTE names, function calls (`FROM unnest(…)`, `JOIN jsonb_to_recordset(…)`), a FROM inside
+ * extract/trim/substring/overlay/position, `IS DISTINCT FROM x`, and a column (`FROM t.col`).
+ */
+function tablesNamed(sql, owners) {
+  const ctes = new Set([...sql.matchAll(CTE)].map((m) => unquote(m[1])));
+  const found = new Map();
+  const consider = (keyword, at, first, second, end) => {
+    // `schema.table` only when the second part is a declared table; else it is `alias.column`.
+    let name = unquote(first);
+    if (second !== undefined) {
+      if (!Object.hasOwn(owners, unquote(second))) return;
+      name = unquote(second);
+    }
+    if (ctes.has(name)) return;
+    if (!/^(INSERT|REFERENCES)/.test(keyword) && /^\s*\(/.test(sql.slice(end))) return;
+    if (keyword.startsWith('FROM')) {
+      if (/\bDISTINCT\s+$/.test(sql.slice(0, at))) return;
+      if (FROM_FUNCTIONS.has(enclosingCall(sql, at))) return;
+    }
+    const declared = Object.hasOwn(owners, name);
+    const write = WRITES.test(keyword);
+    if ((declared || write) && !found.has(name)) found.set(name, { table: name, write, declared });
+  };
+  for (const m of sql.matchAll(TABLE_AFTER)) {
+    const keyword = m[1].replace(/\s+/g, ' ');
+    let end = m.index + m[0].length;
+    consider(keyword, m.index, m[2], m[3], end);
+    // A list: `FROM a x, b y`, `USING a, b`, `TRUNCATE a, b`.
+    if (!/^(FROM|USING|TRUNCATE)/.test(keyword)) continue;
+    let next = LIST_ITEM.exec(sql.slice(end));
+    while (next) {
+      end += next[0].length;
+      consider(keyword, m.index, next[1], next[2], end);
+      next = LIST_ITEM.exec(sql.slice(end));
+    }
+  }
+  return [...found.values()];
+}
+
+/** The SQL text of a literal: a string's value, or a template literal's quasis joined by GAP; null otherwise. */
+function sqlText(node) {
+  if (node.type === 'Literal') return typeof node.value === 'string' ? node.value : null;
+  return node.quasis.map((q) => q.value.cooked ?? q.value.raw).join(GAP);
+}
+
+const tableOwnership = {
+  meta: {
+    type: 'problem',
+    docs: { description: "SQL names another owner's table only with a declared exception (docs/architecture.md, Cross-module SQL)" },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          owners: { type: 'object', additionalProperties: { type: 'string' } },
+          exceptions: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'string' } } },
+        },
+        required: ['owners', 'exceptions'],
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const { owners, exceptions } = context.options[0];
+    const file = path.relative(context.cwd, context.filename).split(path.sep).join('/');
+    const ownModule = moduleOf(file);
+    const ownsIt = (owner) => (owner.endsWith('/') ? file.startsWith(owner) : owner === ownModule);
+    // The exceptions that apply to this file: its own, and those of the folders it is in.
+    const mine = Object.entries(exceptions).filter(([key]) => (key.endsWith('/') ? file.startsWith(key) : file === key));
+    const excepted = (table) => mine.some(([, tables]) => Object.hasOwn(tables, table) || Object.hasOwn(tables, '*'));
+    const named = new Set();
+    const ownerName = (owner) => (owner.endsWith('/') ? `shared folder ${owner}` : `${owner} module`);
+    const check = (node) => {
+      const sql = sqlText(node);
+      if (!sql) return;
+      for (const { table, declared } of tablesNamed(sql, owners)) {
+        named.add(table);
+        if (excepted(table)) continue;
+        if (!declared) {
+          context.report({
+            node,
+            message: `Table ${table} has no owner in TABLE_OWNERS (eslint.config.js): declare the module or shared folder that owns it (docs/architecture.md, "Module map").`,
+          });
+        } else if (!ownsIt(owners[table])) {
+          context.report({
+            node,
+            message: `Table ${table} belongs to the ${ownerName(owners[table])} (TABLE_OWNERS, eslint.config.js), not to ${ownModule ? `the ${ownModule} module` : file}: go through what its owner exports, or declare an exception for ${file} and ${table} with its reason in TABLE_EXCEPTIONS (eslint.config.js) and a row in docs/architecture.md, "Cross-module SQL".`,
+          });
+        }
+      }
+    };
+    return {
+      Literal: check,
+      TemplateLiteral: check,
+      // An exception of this very file that no statement here needs any more is stale: it goes.
+      'Program:exit'(program) {
+        const own = exceptions[file];
+        if (!own) return;
+        for (const table of Object.keys(own)) {
+          if (table !== '*' && !named.has(table)) {
+            context.report({
+              node: program,
+              loc: { line: 1, column: 0 },
+              message: `TABLE_EXCEPTIONS (eslint.config.js) lets ${file} name ${table}, but no statement here does: remove the exception (and its row in docs/architecture.md, "Cross-module SQL").`,
+            });
+          }
+        }
+      },
+    };
+  },
+};
+
+module.exports = { meta: { name: 'tandem' }, rules: { boundaries, 'no-any-sql-params': noAnySqlParams, 'table-ownership': tableOwnership } };

@@ -155,6 +155,66 @@ describe('module boundaries', () => {
   });
 });
 
+describe('table ownership', () => {
+  const rule = 'tandem/table-ownership';
+  const tableFindings = (file: string, code: string) => lint(file, code).filter((f) => f.startsWith(`${rule}:`));
+
+  it("a module's SQL naming another owner's table fails, with the table, its owner and how to declare an exception", () => {
+    const findings = tableFindings('src/modules/label/bogus.repository.ts', 'export const sql = `SELECT l.name FROM label l JOIN task t ON t.id = l.task_id`;');
+    expect(findings).toEqual([
+      expect.stringMatching(
+        /^tandem\/table-ownership: Table task belongs to the task module \(TABLE_OWNERS, eslint.config.js\), not to the label module: .*TABLE_EXCEPTIONS \(eslint.config.js\) and a row in docs\/architecture.md, "Cross-module SQL"/,
+      ),
+    ]);
+    // Any file under src/ (not only repositories), any statement, quoted names, the text after a template's gap.
+    expect(rulesOf(tableFindings('src/modules/label/bogus.ts', 'export const sql = \'DELETE FROM "user" WHERE id = $1\';'))).toEqual([rule]);
+    expect(rulesOf(tableFindings('src/modules/label/bogus.sql.ts', 'export const f = (w: string) => `SELECT ${w} FROM label, board_column c`;'))).toEqual([rule]);
+    // A shared folder owns its tables too; other shared code does not.
+    expect(tableFindings('src/queue/bogus.repository.ts', "export const sql = 'DELETE FROM outbox WHERE id = $1';")).toEqual([]);
+    expect(tableFindings('src/common/bogus.repository.ts', "export const sql = 'DELETE FROM outbox WHERE id = $1';")).toEqual([
+      expect.stringMatching(/^tandem\/table-ownership: Table outbox belongs to the shared folder src\/queue\//),
+    ]);
+  });
+
+  it('an exception declared for the file (TABLE_EXCEPTIONS) lets it name that table, and only that one', () => {
+    const file = 'src/modules/task/task.repository.ts';
+    expect(tableFindings(file, "export const sql = 'SELECT slug FROM board_column WHERE project_id = $1';")).toEqual([]);
+    expect(tableFindings(file, "export const sql = 'SELECT slug FROM board_column b JOIN label l ON true';")).toEqual([
+      expect.stringMatching(/^tandem\/table-ownership: Table label belongs to the label module/),
+    ]);
+    // An exception of the file that its SQL no longer needs is reported, so the list stays true.
+    expect(tableFindings(file, "export const sql = 'SELECT 1 FROM task';")).toEqual([
+      expect.stringMatching(
+        /^tandem\/table-ownership: TABLE_EXCEPTIONS \(eslint.config.js\) lets src\/modules\/task\/task.repository.ts name board_column, but no statement here does/,
+      ),
+    ]);
+    // src/database (migrations, SQL helpers) may name any table.
+    expect(tableFindings('src/database/migrations/1-Bogus.ts', "export const sql = 'ALTER TABLE task ADD COLUMN x int REFERENCES board_column(id)';")).toEqual([]);
+  });
+
+  it('CTE names, function calls and columns are not tables', () => {
+    const code = `export const sql = \`
+      WITH project AS (SELECT id FROM label WHERE id = ANY($1::uuid[])),
+           moved AS (UPDATE label l SET position = r.position FROM jsonb_to_recordset($2) AS r(id uuid, position int) WHERE l.id = r.id RETURNING l.id)
+      SELECT p.id FROM project p JOIN moved m ON m.id = p.id, unnest($3::text[]) AS u(name)
+      CROSS JOIN generate_series(1, 3) g
+      WHERE p.id IS DISTINCT FROM m.id\`;`;
+    expect(tableFindings('src/modules/label/bogus.repository.ts', code)).toEqual([]);
+  });
+
+  it('a FROM inside extract, trim or substring names no table', () => {
+    const code = `export const sql = \`SELECT extract(epoch FROM now() - task.created_at), trim(both FROM project), substring(name FROM '^x') FROM label\`;`;
+    expect(tableFindings('src/modules/label/bogus.repository.ts', code)).toEqual([]);
+  });
+
+  it('a table without an owner is reported where a statement writes it', () => {
+    const findings = tableFindings('src/modules/label/bogus.repository.ts', "export const sql = 'INSERT INTO label_color (label_id, color) VALUES ($1, $2)';");
+    expect(findings).toEqual([expect.stringMatching(/^tandem\/table-ownership: Table label_color has no owner in TABLE_OWNERS \(eslint.config.js\)/)]);
+    // A name that is read only may be a function's result or a system catalog: not reported.
+    expect(tableFindings('src/modules/label/bogus.repository.ts', "export const sql = 'SELECT relname FROM pg_class';")).toEqual([]);
+  });
+});
+
 describe('SQL parameters', () => {
   // A program of one in-memory file, so the type-aware rule sees real types without the project's.
   function withTypes(file: string, code: string): Linter.Config[] {
