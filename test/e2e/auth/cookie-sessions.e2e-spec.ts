@@ -45,7 +45,13 @@ describe('cookie sessions', () => {
     const create = (headers: Record<string, string>) =>
       t.api.post('/auth/organization/create', { name: `WS ${randomBytes(3).toString('hex')}` }, undefined, { headers: { cookie, ...headers } });
 
-    for (const headers of [{}, { origin: 'https://evil.example.test' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }]) {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { origin: 'https://evil.example.test' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+    ]) {
       const refused = await create(headers);
       expect([JSON.stringify(headers), refused.status, refused.body]).toEqual([
         JSON.stringify(headers),
@@ -57,7 +63,7 @@ describe('cookie sessions', () => {
     const list = await t.api.get('/auth/organization/list', undefined, { headers: { cookie } });
     expect([list.status, list.body]).toEqual([200, []]);
 
-    for (const headers of [{ origin: SERVICE }, { origin: CLIENT }, { 'sec-fetch-site': 'same-origin' }]) {
+    for (const headers of <Record<string, string>[]>[{ origin: SERVICE }, { origin: CLIENT }, { 'sec-fetch-site': 'same-origin' }]) {
       expect([JSON.stringify(headers), (await create(headers)).status]).toEqual([JSON.stringify(headers), 200]);
     }
     expect((await t.api.get('/auth/organization/list', undefined, { headers: { cookie } })).body).toHaveLength(3);
