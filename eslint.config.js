@@ -107,6 +107,7 @@ const BOUNDARIES = {
     'src/modules/delivery/delivery.repository.ts',
     'src/modules/delivery/target-kinds.ts',
     'src/modules/delivery/task-event-filter.ts',
+    'src/modules/delivery/live-tap.ts',
     'src/modules/delivery/worker-options.ts',
     'src/modules/mail/mailer.service.ts',
     'src/modules/auth/account-email.module.ts',
@@ -147,6 +148,7 @@ const BOUNDARIES = {
       organization: 'MemberRepository: a person is told only while a member of the workspace',
       'notification-preferences': "a person's channels and workspace rules (channel-rules, NotificationPreferencesRepository) decide which channels a notification uses",
       mail: 'MailerService: notification emails go over the shared SMTP pool',
+      notifications: "the in-app notification's row and record (notification.record), which a person's fan-out writes and sends to their live event streams",
     },
   },
 };
@@ -239,6 +241,11 @@ const TABLE_EXCEPTIONS = {
   },
   'src/modules/delivery/integrations/integration-deliveries.repository.ts': {
     integration: "the fan-out joins the active integrations that want an event's kind, and an attempt reads its delivery with the integration's settings, each in one statement",
+  },
+  'src/modules/events/live-access.repository.ts': {
+    member: 'an open event stream is ended when its holder is no longer a member: one statement per workspace for all its streams',
+    session: "an open event stream is ended when the session it was opened with ends (the session check's conditions)",
+    api_key: 'an open event stream is ended when the API key it was opened with is deleted or expires',
   },
   'src/modules/delivery/people/person-delivery.repository.ts': {
     notification: "a person's in-app notification is written in the statement that writes their deliveries of the event, once per event and user",

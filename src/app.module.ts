@@ -31,7 +31,9 @@ import { TaskRelationModule } from './modules/task-relation/task-relation.module
 import { TimeEntryModule } from './modules/time-entry/time-entry.module';
 import { NetModule } from './common/net/net.module';
 import { QueueModule } from './queue/queue.module';
+import { LiveStreamsModule } from './redis/live-streams.module';
 import { RedisModule } from './redis/redis.module';
+import { EventsModule } from './modules/events/events.module';
 import { WorkerModule } from './worker.module';
 
 /** Feature modules serving the HTTP API (API role). Add new feature modules here; their worker side goes in WorkerModule. */
@@ -55,6 +57,7 @@ export const FEATURE_MODULES: Type[] = [
   NotificationPreferencesModule,
   NotificationsModule,
   AdminModule,
+  EventsModule,
 ];
 
 /** What only the API role needs besides the feature modules: Redis (rate limits, OAuth state), crypto, the permission lookups. */
@@ -78,6 +81,7 @@ export class AppModule {
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl, config.databasePoolSize), autoLoadEntities: true }),
         QueueModule,
         NetModule,
+        LiveStreamsModule,
         ...(api ? [...API_INFRASTRUCTURE, ...FEATURE_MODULES] : []),
         ...(worker ? [WorkerModule] : []),
       ],

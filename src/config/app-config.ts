@@ -82,6 +82,7 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) @Max(86_400_000) OUTBOX_POLL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(300) HEAP_GROWTH_PERCENT?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000) NOTIFICATION_BATCH_WINDOW_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(300) EVENTS_HEARTBEAT_SECONDS?: number;
   @IsOptional() @IsString() QUEUE_CONCURRENCY?: string;
 }
 
@@ -110,6 +111,8 @@ export interface AppConfig {
    * message (ms, from the first of them; docs/notifications.md, "Bursts").
    */
   readonly notificationBatchWindowMs: number;
+  /** How often an open event stream (GET /api/events) gets a heartbeat comment. */
+  readonly eventsHeartbeatSeconds: number;
   readonly redisUrl: string;
   /**
    * DATABASE_URL / REDIS_URL were not set, so databaseUrl / redisUrl are the defaults; outside
@@ -354,6 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     outboxPollMs: parsed.OUTBOX_POLL_MS ?? 2_000,
     heapGrowthPercent: parsed.HEAP_GROWTH_PERCENT ?? 50,
     notificationBatchWindowMs: parsed.NOTIFICATION_BATCH_WINDOW_MS ?? 60_000,
+    eventsHeartbeatSeconds: parsed.EVENTS_HEARTBEAT_SECONDS ?? 15,
     redisUrl: parsed.REDIS_URL ?? `redis://${parsed.TANDEM_DEFAULT_REDIS ?? '127.0.0.1:6379'}`,
     unsetUrls: { database: !parsed.DATABASE_URL, redis: !parsed.REDIS_URL },
     dataDir: dataDir({ TANDEM_DATA_DIR: parsed.TANDEM_DATA_DIR }),

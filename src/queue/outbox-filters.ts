@@ -10,10 +10,31 @@ import type { ClaimedOutboxRow } from './outbox.repository';
  */
 export type OutboxFilter = (rows: readonly ClaimedOutboxRow[], m: EntityManager) => Promise<readonly ClaimedOutboxRow[]>;
 
-/** Where the consumers of a queue register its filter (worker role, in onModuleInit); a queue without one publishes every row. */
+/**
+ * Sees every claimed row of its queue before the filters, in the relay's batch (the live event
+ * streams: docs/live-events.md). It fails the batch by throwing: the rows stay and come again, so
+ * a tap must take a row twice without harm.
+ */
+export type OutboxTap = (rows: readonly ClaimedOutboxRow[]) => Promise<void>;
+
+/** Where the consumers of a queue register its filter and taps (worker role, in onModuleInit); a queue without a filter publishes every row. */
 @Injectable()
 export class OutboxFilters {
   private readonly filters = new Map<string, OutboxFilter>();
+  private readonly taps = new Map<string, OutboxTap[]>();
+
+  tap(queue: string, tap: OutboxTap): void {
+    this.taps.set(queue, [...(this.taps.get(queue) ?? []), tap]);
+  }
+
+  /** Hands each queue's rows to its taps. */
+  async runTaps(rows: readonly ClaimedOutboxRow[]): Promise<void> {
+    if (!this.taps.size) return;
+    for (const [queue, taps] of this.taps) {
+      const mine = rows.filter((r) => r.queue === queue);
+      if (mine.length) for (const tap of taps) await tap(mine);
+    }
+  }
 
   register(queue: string, filter: OutboxFilter): void {
     if (this.filters.has(queue)) throw new Error(`An outbox filter for the ${queue} queue is registered twice`);

@@ -171,7 +171,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         if (!rows.length) return moved(0);
         const ids = rows.map((r) => r.id);
         try {
-          // Rows nobody consumes (OutboxFilters) are deleted with the others, without a job.
+          // The taps see every row (the live event streams); rows nobody consumes (OutboxFilters) are deleted with the others, without a job.
+          await this.filters.runTaps(rows);
           const heard = await this.filters.apply(rows, m);
           if (heard.length) await this.publish(heard);
         } catch (err) {

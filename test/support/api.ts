@@ -32,6 +32,11 @@ export class Api {
       headers['content-type'] = 'application/json';
     }
     const res = await fetch(this.base + path, { method, headers, body: payload, redirect: 'manual' });
+    // An event stream does not end: its status and headers are the answer (test/support/sse.ts reads one).
+    if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await res.body?.cancel();
+      return { status: res.status, body: undefined as T, headers: res.headers, text: '' };
+    }
     const text = await res.text();
     let parsed: any = text;
     try {

@@ -20,6 +20,7 @@ import { PersonChannels } from './people/person-channels';
 import { PersonDeliveryQueues } from './people/person-delivery-queues';
 import { PersonDeliveryRepository } from './people/person-delivery.repository';
 import { PersonTargets } from './people/person-targets';
+import { LiveTap } from './live-tap';
 import { TaskEventFilter } from './task-event-filter';
 
 /**
@@ -42,6 +43,7 @@ import { TaskEventFilter } from './task-event-filter';
     DeliveryPruner,
     DeliveryTargetKinds,
     TaskEventFilter,
+    LiveTap,
     FanOutProcessor,
     IntegrationDeliveriesRepository,
     IntegrationTargets,

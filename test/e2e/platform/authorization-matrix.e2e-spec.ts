@@ -374,6 +374,7 @@ const RECIPES: Record<string, Recipe> = {
   },
   // ---- projects and columns
   'GET /api/project': { call: (c) => ({ path: `/project?workspaceId=${c.A.workspaceId}` }) },
+  'GET /api/events': { call: (c) => ({ path: `/events?workspaceId=${c.A.workspaceId}` }) },
   'POST /api/project': { call: (c) => ({ path: '/project', body: { name: randomName('Project'), workspaceId: c.A.workspaceId } }) },
   'PUT /api/project/reorder': {
     call: (c) => ({ path: `/project/reorder?workspaceId=${c.A.workspaceId}`, body: { projects: [{ id: c.A.project2.id, position: 7 }] } }),

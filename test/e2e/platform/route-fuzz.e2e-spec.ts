@@ -154,6 +154,7 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'POST /api/auth/organization/remove-member': { body: { memberIdOrEmail: 'nobody@example.test', organizationId: ws } },
     'POST /api/auth/organization/create-role': { body: { role: 'rr', permission: { task: ['read'] }, organizationId: ws, additionalFields: { a: 1 } } },
     'GET /api/project': { query: { workspaceId: ws, includeArchived: 'true' } },
+    'GET /api/events': { query: { workspaceId: ws } },
     'POST /api/project': { body: { name: 'n', workspaceId: ws, slug: 'ABC', icon: 'i', description: 'd', isPublic: true } },
     'PUT /api/project/reorder': { query: { workspaceId: ws }, body: { projects: [{ id: p.id, position: 0 }] } },
     'GET /api/project/:id': { params: { id: p.id } },

@@ -5,6 +5,7 @@ import { firstRow, rows } from '../../../database/sql';
 import type { DeliveryStatus } from '../delivery.repository';
 import { PERSON_CHANNELS, PersonChannel } from '../channels';
 import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
+import { NOTIFICATION_FIELDS, NotificationRow } from '../../notifications/notification.record';
 import { NotificationText } from './notification-text';
 
 /** A delivery of a person's notification on one of their channels (`target_id` = the user). */
@@ -89,6 +90,11 @@ export class PersonDeliveryRepository {
       channels,
       JSON.stringify(event),
     ]);
+  }
+
+  /** The user's in-app notification of the event (written by fanOut). */
+  notificationOf(eventId: string, userId: string): Promise<NotificationRow | undefined> {
+    return firstRow<NotificationRow>(this.ds.manager, `SELECT ${NOTIFICATION_FIELDS} FROM notification WHERE event_id = $1 AND user_id = $2`, [eventId, userId]);
   }
 
   /** The deliveries of the event to the user still pending (a re-run for a recipient who is no longer one). */

@@ -2,11 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CryptoService } from '../../../common/crypto/crypto.service';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { LiveEntry, LiveStreams } from '../../../redis/live-streams';
 import { UserRepository } from '../../auth/user.repository';
 import { channelsFor } from '../../notification-preferences/channel-rules';
 import { PreferenceRow } from '../../notification-preferences/notification-preferences.record';
 import { NotificationPreferencesRepository } from '../../notification-preferences/notification-preferences.repository';
 import { MemberRepository } from '../../organization/member.repository';
+import { NotificationRow, toNotificationRecord } from '../../notifications/notification.record';
 import { TaskEvent } from '../../task/task-event';
 import { Channel, CHANNELS, PersonChannel } from '../channels';
 import { UnusableTargetError } from '../delivery-policy';
@@ -51,6 +53,7 @@ export class PersonTargets implements DeliveryTargets {
     private readonly queues: PersonDeliveryQueues,
     private readonly channels: PersonChannels,
     private readonly crypto: CryptoService,
+    private readonly live: LiveStreams,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -74,6 +77,9 @@ export class PersonTargets implements DeliveryTargets {
       const [global, rule] = await Promise.all([this.prefs.findPreferences(userId), this.prefs.findRule(event.workspaceId, userId)]);
       const channels = channelsFor(global, rule, event.project.id);
       pending = await this.deliveries.fanOut(event.workspaceId, userId, event, notificationText(event, this.config.clientUrl), channels);
+      // The recipient's open event streams get the notification as the list shows it, once the row exists (docs/live-events.md); a re-run appends it again, sent once.
+      const notification = await this.deliveries.notificationOf(event.id, userId);
+      if (notification) await this.live.append(new Map([[event.workspaceId, [liveNotification(event.id, notification)]]]));
     } else {
       // No longer a member: nothing new; what a first run wrote is still queued, and its delivery fails as undeliverable.
       pending = await this.deliveries.pendingOfEvent(event.id, userId);
@@ -148,3 +154,8 @@ export class PersonTargets implements DeliveryTargets {
 }
 
 const ids = (rows: readonly PersonDeliveryRow[]) => rows.map((d) => d.id);
+
+/** The live stream's entry of an in-app notification: the record the notification list shows. */
+function liveNotification(eventId: string, row: NotificationRow): LiveEntry {
+  return { id: `${eventId}:notification`, event: 'notification', data: JSON.stringify(toNotificationRecord(row)), userId: row.user_id };
+}

@@ -1,0 +1,41 @@
+import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
+import { ApiAnswer } from '../../common/http/api-errors';
+import { IsIdString } from '../../common/validation/dto-helpers';
+import { LiveHub } from './live-hub';
+
+export class LiveEventsQuery {
+  @ApiProperty({ description: 'The workspace whose events to follow' })
+  @IsIdString()
+  workspaceId: string;
+}
+
+@ApiTags('events')
+@ApiBearerAuth()
+@Controller('events')
+export class LiveEventsController {
+  constructor(private readonly hub: LiveHub) {}
+
+  @Get()
+  @ApiProduces('text/event-stream')
+  @ApiAnswer('text/event-stream: `id:` the event id, `event:` its kind (`task.created`, … or `notification`), `data:` JSON; `reset`; heartbeat comments')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume just after this event (within the last 1,000 of the workspace), else a `reset` event comes first' })
+  @RequirePermission('task', 'read', { kind: 'workspace', from: 'query', key: 'workspaceId' })
+  @ApiOperation({
+    summary:
+      "The workspace's live events for a member (an API key needs task:read): every task event as it commits and the caller's own in-app notifications, as server-sent events (docs/live-events.md)",
+  })
+  async stream(
+    @Scope() scope: ResolvedScope,
+    @CurrentUser() user: AuthUser,
+    @Query() _q: LiveEventsQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const resume = typeof lastEventId === 'string' && lastEventId.length > 0 && lastEventId.length <= 100 ? lastEventId : undefined;
+    await this.hub.open(scope.workspaceId, { userId: user.id, sessionId: user.sessionId ?? null, apiKeyId: user.apiKey?.id ?? null }, res, resume);
+  }
+}
