@@ -137,103 +137,119 @@ const withSmtpUp = () => ({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtpPort),
 describe('bursts', () => {
   appPerDescribe(withSmtpUp);
 
-  it('30 changes to one task within the window: one email and one push per push channel, the webhook one per event, the in-app list one per event', async () => {
-    const { owner, bob, project } = await team(t);
-    const paths = await allChannels(bob.token);
-    const task = await taskFor(t, owner, project.id, bob);
-    // The creation goes out first, in a window of its own.
-    await settled(t, bob.user.id, 'email', 1, SENT_WITHIN);
-    await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
-    await settled(t, bob.user.id, 'serverpush', 1, SENT_WITHIN);
-    const mailsBefore = taskMails(smtp, bob.user.email).length;
+  it(
+    '30 changes to one task within the window: one email and one push per push channel, the webhook one per event, the in-app list one per event',
+    async () => {
+      const { owner, bob, project } = await team(t);
+      const paths = await allChannels(bob.token);
+      const task = await taskFor(t, owner, project.id, bob);
+      // The creation goes out first, in a window of its own.
+      await settled(t, bob.user.id, 'email', 1, SENT_WITHIN);
+      await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
+      await settled(t, bob.user.id, 'serverpush', 1, SENT_WITHIN);
+      const mailsBefore = taskMails(smtp, bob.user.email).length;
 
-    const statuses = ['in-progress', 'in-review', 'done'];
-    for (let i = 0; i < 30; i++) {
-      const res = await t.api.put(`/task/status/${task.id}`, { status: statuses[i % 3] }, owner.token);
-      expect(res.status).toBe(200);
-    }
-    // What makes it one burst: every change reached the channels before the window opened by the
-    // first one closed (the window is set long enough for that: BURST_WINDOW_MS).
-    await notifiedTimes(t, bob.user.id, 31);
-    const [spread] = await sql<{ ms: string }>(
-      t.databaseUrl,
-      `SELECT extract(epoch FROM max(created_at) - min(created_at)) * 1000 AS ms FROM delivery WHERE target_id = $1 AND target_type = 'email' AND event = 'task.status_changed'`,
-      [bob.user.id],
-    );
-    expect(Number(spread.ms)).toBeLessThan(BURST_WINDOW_MS);
+      const statuses = ['in-progress', 'in-review', 'done'];
+      for (let i = 0; i < 30; i++) {
+        const res = await t.api.put(`/task/status/${task.id}`, { status: statuses[i % 3] }, owner.token);
+        expect(res.status).toBe(200);
+      }
+      // What makes it one burst: every change reached the channels before the window opened by the
+      // first one closed (the window is set long enough for that: BURST_WINDOW_MS).
+      await notifiedTimes(t, bob.user.id, 31);
+      const [spread] = await sql<{ ms: string }>(
+        t.databaseUrl,
+        `SELECT extract(epoch FROM max(created_at) - min(created_at)) * 1000 AS ms FROM delivery WHERE target_id = $1 AND target_type = 'email' AND event = 'task.status_changed'`,
+        [bob.user.id],
+      );
+      expect(Number(spread.ms)).toBeLessThan(BURST_WINDOW_MS);
 
-    const mails = await waitForTaskMails(smtp, bob.user.email, mailsBefore + 1, SENT_WITHIN);
-    const burstMail = mails[mailsBefore];
-    expect(burstMail.parsed.subject).toBe('[Apollo] #1 Launch: 30 updates');
-    expect(burstMail.parsed.text).toContain('30 updates on your task.');
-    expect(burstMail.parsed.text).toContain(`- ${owner.user.name} changed the status: to-do \u2192 in-progress`);
-    expect(burstMail.parsed.text).toContain('\u2026 and 10 more');
-    const [, push] = await receiver.waitFor(paths.topicpush, 2, SENT_WITHIN);
-    expect(push.headers.title).toBe('30 updates on your task');
-    const [, gotify] = await receiver.waitFor(paths.serverpush, 2, SENT_WITHIN);
-    expect(gotify.json.title).toBe('30 updates on your task');
-    await receiver.waitFor(paths.webhook, 31, 20_000);
+      const mails = await waitForTaskMails(smtp, bob.user.email, mailsBefore + 1, SENT_WITHIN);
+      const burstMail = mails[mailsBefore];
+      expect(burstMail.parsed.subject).toBe('[Apollo] #1 Launch: 30 updates');
+      expect(burstMail.parsed.text).toContain('30 updates on your task.');
+      expect(burstMail.parsed.text).toContain(`- ${owner.user.name} changed the status: to-do \u2192 in-progress`);
+      expect(burstMail.parsed.text).toContain('\u2026 and 10 more');
+      const [, push] = await receiver.waitFor(paths.topicpush, 2, SENT_WITHIN);
+      expect(push.headers.title).toBe('30 updates on your task');
+      const [, gotify] = await receiver.waitFor(paths.serverpush, 2, SENT_WITHIN);
+      expect(gotify.json.title).toBe('30 updates on your task');
+      await receiver.waitFor(paths.webhook, 31, 20_000);
 
-    // Every delivery of the burst is delivered, by the same single attempt: nothing is left to send.
-    for (const channel of ['email', 'topicpush', 'serverpush']) {
-      const rows = await settled(t, bob.user.id, channel, 31, SENT_WITHIN);
-      const burst = rows.filter((d) => d.event === 'task.status_changed');
-      expect([channel, burst.length, burst.every((d) => d.status === 'delivered')]).toEqual([channel, 30, true]);
-      expect([channel, new Set(burst.map((d) => JSON.stringify(d.attempts))).size]).toEqual([channel, 1]);
-      expect(burst[0].attempts).toHaveLength(1);
-    }
-    const webhook = await settled(t, bob.user.id, 'webhook', 31, 20_000);
-    expect(new Set(webhook.map((d) => d.attempts[0].at)).size).toBeGreaterThan(1);
-    expect(taskMails(smtp, bob.user.email)).toHaveLength(mailsBefore + 1);
-    expect(receiver.to(paths.topicpush)).toHaveLength(2);
-    expect(receiver.to(paths.serverpush)).toHaveLength(2);
-    expect(receiver.to(paths.webhook)).toHaveLength(31);
-    expect((await t.api.get('/notification?limit=100', bob.token)).body).toHaveLength(31);
-  }, 2 * BURST_WINDOW_MS + 60_000);
+      // Every delivery of the burst is delivered, by the same single attempt: nothing is left to send.
+      for (const channel of ['email', 'topicpush', 'serverpush']) {
+        const rows = await settled(t, bob.user.id, channel, 31, SENT_WITHIN);
+        const burst = rows.filter((d) => d.event === 'task.status_changed');
+        expect([channel, burst.length, burst.every((d) => d.status === 'delivered')]).toEqual([channel, 30, true]);
+        expect([channel, new Set(burst.map((d) => JSON.stringify(d.attempts))).size]).toEqual([channel, 1]);
+        expect(burst[0].attempts).toHaveLength(1);
+      }
+      const webhook = await settled(t, bob.user.id, 'webhook', 31, 20_000);
+      expect(new Set(webhook.map((d) => d.attempts[0].at)).size).toBeGreaterThan(1);
+      expect(taskMails(smtp, bob.user.email)).toHaveLength(mailsBefore + 1);
+      expect(receiver.to(paths.topicpush)).toHaveLength(2);
+      expect(receiver.to(paths.serverpush)).toHaveLength(2);
+      expect(receiver.to(paths.webhook)).toHaveLength(31);
+      expect((await t.api.get('/notification?limit=100', bob.token)).body).toHaveLength(31);
+    },
+    2 * BURST_WINDOW_MS + 60_000,
+  );
 
-  it('a change after the burst went out starts a new burst', async () => {
-    const { owner, bob, project } = await team(t);
-    const paths = await allChannels(bob.token);
-    const task = await taskFor(t, owner, project.id, bob);
-    await receiver.waitFor(paths.topicpush, 1, SENT_WITHIN);
-    expect((await t.api.post(`/comment/${task.id}`, { content: 'later' }, owner.token)).status).toBe(200);
-    const [, second] = await receiver.waitFor(paths.topicpush, 2, SENT_WITHIN);
-    expect(second.headers.title).toBe(`${owner.user.name} commented on your task`);
-    expect(second.raw).toBe('[Apollo] #1 Launch\nlater');
-  }, 2 * BURST_WINDOW_MS + 40_000);
+  it(
+    'a change after the burst went out starts a new burst',
+    async () => {
+      const { owner, bob, project } = await team(t);
+      const paths = await allChannels(bob.token);
+      const task = await taskFor(t, owner, project.id, bob);
+      await receiver.waitFor(paths.topicpush, 1, SENT_WITHIN);
+      expect((await t.api.post(`/comment/${task.id}`, { content: 'later' }, owner.token)).status).toBe(200);
+      const [, second] = await receiver.waitFor(paths.topicpush, 2, SENT_WITHIN);
+      expect(second.headers.title).toBe(`${owner.user.name} commented on your task`);
+      expect(second.raw).toBe('[Apollo] #1 Launch\nlater');
+    },
+    2 * BURST_WINDOW_MS + 40_000,
+  );
 });
 
 describe('checked again when the message goes out', () => {
   appPerDescribe(withSmtpUp);
 
-  it('a user removed from the workspace within the window: the pending deliveries fail as not sent, nothing is received', async () => {
-    const { owner, bob, workspaceId, project } = await team(t);
-    const paths = await allChannels(bob.token);
-    await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false, serverpushEnabled: false });
-    await taskFor(t, owner, project.id, bob);
-    await notifiedTimes(t, bob.user.id, 1);
-    const members = (await t.api.get(`/auth/organization/list-members?organizationId=${workspaceId}`, owner.token)).body;
-    const m = members.find((x: any) => x.userId === bob.user.id);
-    expect((await t.api.post('/auth/organization/remove-member', { memberIdOrEmail: m.id, organizationId: workspaceId }, owner.token)).status).toBe(200);
-    const [d] = await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
-    expect(d.status).toBe('failed');
-    expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: null, durationMs: 0, error: 'Recipient is no longer a member of the workspace' }]);
-    expect(receiver.to(paths.topicpush)).toEqual([]);
-  }, BURST_WINDOW_MS + 40_000);
+  it(
+    'a user removed from the workspace within the window: the pending deliveries fail as not sent, nothing is received',
+    async () => {
+      const { owner, bob, workspaceId, project } = await team(t);
+      const paths = await allChannels(bob.token);
+      await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false, serverpushEnabled: false });
+      await taskFor(t, owner, project.id, bob);
+      await notifiedTimes(t, bob.user.id, 1);
+      const members = (await t.api.get(`/auth/organization/list-members?organizationId=${workspaceId}`, owner.token)).body;
+      const m = members.find((x: any) => x.userId === bob.user.id);
+      expect((await t.api.post('/auth/organization/remove-member', { memberIdOrEmail: m.id, organizationId: workspaceId }, owner.token)).status).toBe(200);
+      const [d] = await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
+      expect(d.status).toBe('failed');
+      expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: null, durationMs: 0, error: 'Recipient is no longer a member of the workspace' }]);
+      expect(receiver.to(paths.topicpush)).toEqual([]);
+    },
+    BURST_WINDOW_MS + 40_000,
+  );
 
-  it('a channel turned off within the window: not sent, recorded as such', async () => {
-    const { owner, bob, project } = await team(t);
-    const paths = await allChannels(bob.token);
-    await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false });
-    await taskFor(t, owner, project.id, bob);
-    await notifiedTimes(t, bob.user.id, 1);
-    await savePreferences(t, bob.token, { topicpushEnabled: false });
-    const [off] = await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
-    expect(off.status).toBe('failed');
-    expect(off.attempts[0].error).toBe('Channel turned off or not configured for this notification');
-    const [on] = await settled(t, bob.user.id, 'serverpush', 1, SENT_WITHIN);
-    expect(on.status).toBe('delivered');
-    expect(receiver.to(paths.topicpush)).toEqual([]);
-    expect(receiver.to(paths.serverpush)).toHaveLength(1);
-  }, BURST_WINDOW_MS + 40_000);
+  it(
+    'a channel turned off within the window: not sent, recorded as such',
+    async () => {
+      const { owner, bob, project } = await team(t);
+      const paths = await allChannels(bob.token);
+      await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false });
+      await taskFor(t, owner, project.id, bob);
+      await notifiedTimes(t, bob.user.id, 1);
+      await savePreferences(t, bob.token, { topicpushEnabled: false });
+      const [off] = await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
+      expect(off.status).toBe('failed');
+      expect(off.attempts[0].error).toBe('Channel turned off or not configured for this notification');
+      const [on] = await settled(t, bob.user.id, 'serverpush', 1, SENT_WITHIN);
+      expect(on.status).toBe('delivered');
+      expect(receiver.to(paths.topicpush)).toEqual([]);
+      expect(receiver.to(paths.serverpush)).toHaveLength(1);
+    },
+    BURST_WINDOW_MS + 40_000,
+  );
 });
