@@ -52,14 +52,19 @@ export class CreateApiKeyDto {
   @Length(1, 100)
   name?: string;
 
-  @ApiPropertyOptional({ description: 'Lifetime in seconds' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 60, maximum: 10 * 365 * 24 * 3600, example: 86400, description: 'Lifetime in seconds' })
   @IsOptional()
   @IsInt()
   @Min(60)
   @Max(10 * 365 * 24 * 3600)
   expiresIn?: number;
 
-  @ApiPropertyOptional({ description: '{resource: [actions]}; the key can do no more than these', example: { task: ['read', 'update'] } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+    description: '{resource: [actions]}; the key can do no more than these',
+    example: { task: ['read', 'update'] },
+  })
   @IsOptional()
   @IsObject()
   @MaxJsonLength(10_000)

@@ -11,13 +11,13 @@ export class UpdateColumnDto {
   @Length(1, 100)
   name?: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'check-circle' })
   @OptionalNullable()
   @IsString()
   @MaxLength(100)
   icon?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '#22c55e' })
   @OptionalNullable()
   @IsString()
   @MaxLength(32)

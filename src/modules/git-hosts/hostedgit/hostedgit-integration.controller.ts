@@ -108,7 +108,7 @@ export class HostedgitIntegrationController {
   @ApiHeader({ name: 'X-Hub-Signature-256', required: true, description: 'sha256=<hex HMAC-SHA256 of the raw body with HOSTEDGIT_WEBHOOK_SECRET>' })
   @ApiHeader({ name: 'X-GitHub-Event', required: true, description: 'issues, issue_comment, push, pull_request (others are ignored)' })
   @ApiHeader({ name: 'X-GitHub-Delivery', required: false, description: 'the delivery id (a replay of one changes nothing)' })
-  @ApiBody({ description: "the App's webhook payload (JSON)", schema: { type: 'object' } })
+  @ApiBody({ description: "the App's webhook payload (JSON)", schema: { type: 'object', additionalProperties: true } })
   @ApiAnswer('{ok: true, outcome: applied | unchanged | duplicate | ignored, taskIds, reason?}')
   @ApiErrors(
     [401, 'Invalid signature'],

@@ -129,7 +129,7 @@ export class SelfgitIntegrationController {
   @ApiHeader({ name: 'X-Gitea-Signature', required: true, description: 'hex HMAC-SHA256 of the raw body with the webhookSecret' })
   @ApiHeader({ name: 'X-Gitea-Event', required: true, description: 'issues, issue_comment, push, pull_request (others are ignored)' })
   @ApiHeader({ name: 'X-Gitea-Delivery', required: false, description: 'the delivery id (a replay of one changes nothing)' })
-  @ApiBody({ description: "the selfgit server's webhook payload (JSON)", schema: { type: 'object' } })
+  @ApiBody({ description: "the selfgit server's webhook payload (JSON)", schema: { type: 'object', additionalProperties: true } })
   @ApiAnswer('{ok: true, outcome: applied | unchanged | duplicate | ignored, taskIds, reason?}')
   @ApiErrors(...WEBHOOK_ERRORS)
   @ApiOperation({ summary: "The selfgit repository's webhook (no login: the signature proves the sender); errors answer {error}" })

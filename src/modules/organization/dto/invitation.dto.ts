@@ -12,7 +12,11 @@ export class InviteMemberDto extends OptionalOrganizationIdBody {
   @IsRequiredString({ max: 254, email: true })
   email: string;
 
-  @ApiProperty({ description: 'admin, member, owner, viewer or a custom role; a comma list or an array for several', example: 'member' })
+  @ApiProperty({
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    description: 'admin, member, owner, viewer or a custom role; a comma list or an array for several',
+    example: 'member',
+  })
   @IsRoleInput()
   role: string | string[];
 

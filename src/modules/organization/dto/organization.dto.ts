@@ -84,7 +84,7 @@ export class OptionalOrganizationIdBody {
 }
 
 export class SetActiveOrganizationDto {
-  @ApiProperty({ nullable: true })
+  @ApiProperty({ type: String, description: 'the workspace to make active (required: the permission check reads it)' })
   @IsOptional()
   @IsIdString()
   organizationId: string | null;

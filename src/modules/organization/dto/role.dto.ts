@@ -14,11 +14,15 @@ export class CreateRoleDto extends OptionalOrganizationIdBody {
   @IsRequiredString({ max: 50, pattern: ROLE_NAME, patternMessage: 'must be 1-50 letters, digits, "_" or "-", starting with a letter or digit' })
   role: string;
 
-  @ApiProperty({ description: '{resource: [action, ...]} or a JSON string of it', example: { task: ['update'] } })
+  @ApiProperty({
+    oneOf: [{ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }, { type: 'string' }],
+    description: '{resource: [action, ...]} or a JSON string of it',
+    example: { task: ['update'] },
+  })
   @IsPermissionInput()
   permission: Record<string, string[]> | string;
 
-  @ApiPropertyOptional({ description: 'free-form fields stored with the role' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'free-form fields stored with the role' })
   @IsOptional()
   @IsObject()
   @MaxJsonLength(10_000)

@@ -25,13 +25,13 @@ export class UpdateProjectDto {
   @Matches(PROJECT_KEY, { message: PROJECT_KEY_MESSAGE })
   slug?: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @OptionalNullable()
   @IsString()
   @MaxLength(100)
   icon?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @OptionalNullable()
   @IsString()
   @MaxLength(10_000)

@@ -39,31 +39,36 @@ export class ImportTaskDto {
   @MaxLength(100)
   status: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @OptionalNullable()
   @IsString()
   @MaxLength(100_000)
   description?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'unknown → no-priority (with a warning)' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'unknown → no-priority (with a warning)' })
   @OptionalNullable()
   @IsString()
   @MaxLength(100)
   priority?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
   @Transform(emptyAsNull)
   @OptionalNullable()
   @IsTimestamp()
   startDate?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
   @Transform(emptyAsNull)
   @OptionalNullable()
   @IsTimestamp()
   dueDate?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'assignee; not a member of the workspace, or no task:assign → imported unassigned (with a warning)' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'assignee; not a member of the workspace, or no task:assign → imported unassigned (with a warning)',
+  })
   @Transform(({ value }) => (value === '' ? null : typeof value === 'string' ? value.toLowerCase() : value))
   @OptionalNullable()
   @IsUUID('all')
@@ -120,6 +125,8 @@ export class BulkUpdateDto {
   operation: BulkOperation;
 
   @ApiPropertyOptional({
+    type: String,
+    nullable: true,
     description:
       'updateStatus: a status; updatePriority: a priority; updateAssignee: a member\'s user id, "" or null (unassign); updateDueDate: a date or null (clear); addLabel: a catalogue label id; removeLabel: a label name; delete: none',
   })

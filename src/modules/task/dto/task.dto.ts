@@ -16,7 +16,7 @@ export class UpdateTaskDto {
   @Length(1, 500)
   title?: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @OptionalNullable()
   @IsString()
   @MaxLength(100_000)
@@ -40,19 +40,19 @@ export class UpdateTaskDto {
   @Max(1_000_000_000)
   position?: number;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'null or "" clears it' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'null or "" clears it' })
   @Transform(emptyAsNull)
   @OptionalNullable()
   @IsTimestamp()
   startDate?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'null or "" clears it' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'null or "" clears it' })
   @Transform(emptyAsNull)
   @OptionalNullable()
   @IsTimestamp()
   dueDate?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'assignee: a member of the workspace (needs task:assign); null or "" unassigns' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'assignee: a member of the workspace (needs task:assign); null or "" unassigns' })
   @Transform(assignee)
   @OptionalNullable()
   @IsUUID('all')
@@ -102,7 +102,7 @@ export class TaskTitleDto {
 }
 
 export class TaskDescriptionDto {
-  @ApiProperty({ nullable: true })
+  @ApiProperty({ type: String, nullable: true })
   @NullableButRequired()
   @IsString()
   @MaxLength(100_000)
@@ -110,7 +110,7 @@ export class TaskDescriptionDto {
 }
 
 export class TaskAssigneeDto {
-  @ApiProperty({ nullable: true, description: 'null or "" unassigns' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null or "" unassigns' })
   @Transform(assignee)
   @NullableButRequired()
   @IsUUID('all')
@@ -118,7 +118,7 @@ export class TaskAssigneeDto {
 }
 
 export class TaskDueDateDto {
-  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'null, "" or omitted clears it' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'null, "" or omitted clears it' })
   @Transform(emptyAsNull)
   @OptionalNullable()
   @IsTimestamp()

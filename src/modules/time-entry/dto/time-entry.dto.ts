@@ -8,12 +8,12 @@ export class UpdateTimeEntryDto {
   @IsTimestamp()
   startTime?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', nullable: true, description: 'absent on create, or null = a running timer' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'absent on create, or null = a running timer' })
   @OptionalNullable()
   @IsTimestamp()
   endTime?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @OptionalNullable()
   @IsString()
   @MaxLength(5_000)

@@ -36,6 +36,7 @@ export class HostedgitIntegrationDto {
 
 export class HostedgitAuthorizeDto extends HostedgitIntegrationDto {
   @ApiPropertyOptional({
+    type: String,
     maxLength: 2048,
     nullable: true,
     description: 'where to send the browser after the link (absolute, or a path on CLIENT_URL; on the origin of CLIENT_URL or PUBLIC_API_URL)',
