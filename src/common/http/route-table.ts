@@ -82,8 +82,20 @@ export function describeAccess(r: RouteAccess): string {
 }
 
 /**
- * Adds each route's access rule to its OpenAPI operation: `x-access` (the sentence) and, for
- * routes with a permission, `x-permission` (`resource:action`).
+ * The security requirement of a route in the OpenAPI document: none for a public route; a bearer
+ * token (a session token or an API key) or the `x-api-key` header for the others, a bearer session
+ * token only for the instance admins' routes, which refuse API keys.
+ */
+export function securityOf(r: RouteAccess): Array<Record<string, string[]>> | undefined {
+  if (r.isPublic) return undefined;
+  if (r.instanceAdmin) return [{ bearer: [] }];
+  return [{ bearer: [] }, { 'api-key': [] }];
+}
+
+/**
+ * Adds each route's access rule to its OpenAPI operation: `x-access` (the sentence), its
+ * `security` (securityOf, in place of what the decorators declared) and, for routes with a
+ * permission, `x-permission` (`resource:action`).
  */
 export function documentAccess(doc: OpenAPIObject, routes: RouteAccess[]): OpenAPIObject {
   for (const r of routes) {
@@ -92,6 +104,9 @@ export function documentAccess(doc: OpenAPIObject, routes: RouteAccess[]): OpenA
     const access = describeAccess(r);
     op['x-access'] = access;
     op.description = [op.description, `**Access:** ${access}`].filter(Boolean).join('\n\n');
+    const security = securityOf(r);
+    if (security) op.security = security;
+    else delete op.security;
     if (r.permission) op['x-permission'] = `${r.permission.resource}:${r.permission.action}`;
   }
   return doc;
