@@ -1,0 +1,291 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import { startTestApp, TestApp } from '../../support/app';
+import { createProject, createTask, MISSING_ID, ownerWithWorkspace } from '../../support/work-items';
+
+/**
+ * The served OpenAPI document is exact enough to generate a client from (docs/decisions-local.md,
+ * "Errors in the OpenAPI document"): nullable fields are their real type and nullable, the
+ * examples Swagger UI builds from the schemas are accepted in shape, every error response has its
+ * own examples, and every protected route declares its security.
+ */
+
+type Json = Record<string, any>;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const OPENAPI_TS = join(__dirname, '../../../node_modules/.bin/openapi-typescript');
+
+let t: TestApp;
+let doc: Json;
+let dir: string;
+beforeAll(async () => {
+  t = await startTestApp({ APP_ROLES: 'api' });
+  doc = (await t.api.get('/openapi.json')).body;
+  dir = mkdtempSync(join(tmpdir(), 'openapi-exact-'));
+});
+afterAll(async () => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  await t?.close();
+});
+
+function operations(d: Json): Array<{ method: string; path: string; op: Json }> {
+  const out: Array<{ method: string; path: string; op: Json }> = [];
+  for (const [path, item] of Object.entries<Json>(d.paths)) for (const method of METHODS) if (item[method]) out.push({ method, path, op: item[method] });
+  return out;
+}
+
+const resolve = (schema: Json | undefined): Json | undefined => (schema?.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema);
+
+/** Every schema, property and item typed `object` that says nothing about its contents, by where it is. */
+function bareObjects(d: Json): string[] {
+  const out: string[] = [];
+  const visit = (s: Json | undefined, where: string) => {
+    if (!s || typeof s !== 'object') return;
+    if (s.type === 'object' && !s.properties && !s.$ref && s.additionalProperties === undefined) out.push(where);
+    for (const [name, p] of Object.entries<Json>(s.properties ?? {})) visit(p, `${where}.${name}`);
+    if (s.items) visit(s.items, `${where}[]`);
+    if (s.additionalProperties && typeof s.additionalProperties === 'object') visit(s.additionalProperties, `${where}{}`);
+    for (const k of ['oneOf', 'anyOf', 'allOf']) (s[k] ?? []).forEach((x: Json, i: number) => visit(x, `${where}.${k}[${i}]`));
+  };
+  for (const [name, s] of Object.entries<Json>(d.components?.schemas ?? {})) visit(s, name);
+  for (const { method, path, op } of operations(d)) {
+    visit(op.requestBody?.content?.['application/json']?.schema, `${method.toUpperCase()} ${path} body`);
+    for (const p of op.parameters ?? []) visit(p.schema, `${method.toUpperCase()} ${path} ${p.name}`);
+  }
+  return out;
+}
+
+/** TypeScript's diagnostics for `client` compiled (strict) against the types openapi-typescript generates from `d`. */
+async function typeCheck(d: Json, client: string, name: string): Promise<string[]> {
+  const sub = mkdtempSync(join(dir, `${name}-`));
+  // openapi-typescript's CLI: its Node API imports ES-only modules that Jest's module system does not load.
+  writeFileSync(join(sub, 'openapi.json'), JSON.stringify(d));
+  await promisify(execFile)(OPENAPI_TS, [join(sub, 'openapi.json'), '-o', join(sub, 'schema.ts')]);
+  writeFileSync(join(sub, 'client.ts'), client);
+  const program = ts.createProgram([join(sub, 'client.ts')], {
+    strict: true,
+    noEmit: true,
+    exactOptionalPropertyTypes: false,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    types: [],
+    skipLibCheck: true,
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((diag) => `${diag.file ? `${diag.file.fileName.split('/').pop()}: ` : ''}${ts.flattenDiagnosticMessageText(diag.messageText, '\n')}`);
+}
+
+/** A client of a few real routes, written as the web app would: nullable fields as `string | null`. */
+const CLIENT = `
+import type { components, paths } from './schema';
+
+type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type ErrorOf<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends { responses: { [K in S]: { content: { 'application/json': infer B } } } } ? B : never;
+
+const cleared: Body<'/api/task/{projectId}', 'post'> = { title: 'Write the spec', description: null, startDate: null, dueDate: null, userId: null };
+const dated: Body<'/api/task/{projectId}', 'post'> = { title: 'Ship it', description: 'text', startDate: '2026-01-15T09:00:00.000Z', dueDate: '2026-01-16' };
+const update: Body<'/api/task/{id}', 'put'> = { description: 'new text', userId: '3fa85f64-5717-4562-b3fc-2c963f66afa6', dueDate: null };
+const description: string | null | undefined = dated.description;
+const due: string | null | undefined = update.dueDate;
+
+const column: components['schemas']['CreateColumnDto'] = { name: 'Ready for QA', icon: null, color: '#22c55e' };
+const recolored: Body<'/api/column/{id}', 'put'> = { icon: 'check', color: null };
+const icon: string | null | undefined = column.icon;
+
+const project: components['schemas']['CreateProjectDto'] = { ...({} as components['schemas']['CreateProjectDto']), icon: 'rocket', description: null };
+const entry: Body<'/api/time-entry', 'post'> = { ...({} as Body<'/api/time-entry', 'post'>), endTime: null, description: 'pairing' };
+
+const notFound: ErrorOf<'/api/task/{id}', 'put', 404> = { message: 'Task not found' };
+const message: string = notFound.message;
+
+export const used = [cleared, dated, update, description, due, column, recolored, icon, project, entry, message];
+`;
+
+describe('GET /api/openapi.json: types generated from it', () => {
+  it('has no property typed a bare object: nullable fields are their own type, free-form objects say additionalProperties', () => {
+    expect(bareObjects(doc)).toEqual([]);
+    const task = resolve({ $ref: '#/components/schemas/CreateTaskDto' })!.properties;
+    expect(task.description).toMatchObject({ type: 'string', nullable: true });
+    expect(task.startDate).toMatchObject({ type: 'string', format: 'date-time', nullable: true });
+    expect(resolve({ $ref: '#/components/schemas/CreateColumnDto' })!.properties.icon).toMatchObject({ type: 'string', nullable: true });
+  });
+
+  it('type-checks a client of real routes (strict TypeScript, no diagnostics)', async () => {
+    expect(await typeCheck(doc, CLIENT, 'served')).toEqual([]);
+  });
+
+  it('the same client fails against a document where a nullable field is a bare object (the check can fail)', async () => {
+    const broken = structuredClone(doc);
+    broken.components.schemas.CreateTaskDto.properties.description = { type: 'object', nullable: true };
+    const diagnostics = await typeCheck(broken, CLIENT, 'broken');
+    expect(diagnostics.join('\n')).toMatch(/Type 'string' is not assignable to type 'Record<string, never>'/);
+  });
+});
+
+describe('GET /api/openapi.json: security and error examples', () => {
+  it('every route that is not public declares bearer security (and the API key where keys are accepted); public routes none', () => {
+    const wrong: string[] = [];
+    for (const { method, path, op } of operations(doc)) {
+      const access: string = op['x-access'];
+      const schemes = (op.security ?? []).flatMap((r: Json) => Object.keys(r)).sort();
+      const expected = access.startsWith('Public') ? [] : access.includes('API keys are refused') ? ['bearer'] : ['api-key', 'bearer'];
+      if (JSON.stringify(schemes) !== JSON.stringify(expected)) wrong.push(`${method.toUpperCase()} ${path}: ${JSON.stringify(schemes)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(doc.paths['/api/admin/queues/session'].post.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['api-key', 'bearer']);
+  });
+
+  it("every error response's examples are messages that status documents for the route, in the route's body key", () => {
+    const wrong: string[] = [];
+    let responses = 0;
+    for (const { method, path, op } of operations(doc)) {
+      for (const [status, r] of Object.entries<Json>(op.responses)) {
+        if (!/^[45]/.test(status)) continue;
+        responses++;
+        const media = r.content?.['application/json'];
+        const key = media?.schema?.$ref === '#/components/schemas/ErrorKeyBody' ? 'error' : 'message';
+        const bodies: Json[] = media?.example !== undefined ? [media.example] : Object.values<Json>(media?.examples ?? {}).map((e) => e.value);
+        const where = `${method.toUpperCase()} ${path} ${status}`;
+        if (!bodies.length) wrong.push(`${where}: no example`);
+        for (const body of bodies) {
+          const message = body?.[key];
+          if (Object.keys(body ?? {}).join() !== key || typeof message !== 'string') wrong.push(`${where}: ${JSON.stringify(body)} is not {${key}: string}`);
+          else if (!String(r.description).includes(`\`${message}\``)) wrong.push(`${where}: "${message}" is not documented (${r.description})`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(responses).toBeGreaterThan(500);
+    const put = doc.paths['/api/task/{id}'].put.responses;
+    const messages = (status: string) => {
+      const media = put[status].content['application/json'];
+      return media.example ? [media.example.message] : Object.values<Json>(media.examples).map((e) => e.value.message);
+    };
+    expect(messages('401')).toEqual(['Unauthorized']);
+    expect(messages('429')).toEqual(['Too many requests']);
+    expect(messages('500')).toEqual(['Internal server error']);
+    expect(messages('404')).toEqual(['Task not found']);
+    expect(messages('403')).toContain('Insufficient permissions: task:update is needed');
+    expect(messages('400')).toContain('title must be a string');
+    const hostedgit = doc.paths['/api/hostedgit-integration/webhook'].post.responses['500'].content['application/json'];
+    expect(hostedgit.example).toEqual({ error: 'Internal server error' });
+  });
+});
+
+/** The example of a schema as Swagger UI builds it: every property, its `example`, else one of its type. */
+function exampleOf(schema: Json | undefined, nulls: boolean, depth = 0): unknown {
+  const s = resolve(schema);
+  if (!s || depth > 5) return undefined;
+  if (s.example !== undefined) return s.example;
+  if (nulls && s.nullable) return null;
+  if (s.enum) return s.enum[0];
+  if (s.oneOf || s.anyOf) return exampleOf((s.oneOf ?? s.anyOf)[0], nulls, depth + 1);
+  if (s.default !== undefined) return s.default;
+  switch (s.type) {
+    case 'string': {
+      if (s.format === 'date-time') return '2026-01-15T09:00:00.000Z';
+      if (s.format === 'date') return '2026-01-15';
+      if (s.format === 'uuid') return '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+      if (s.format === 'email') return 'user@example.com';
+      const text = 'string';
+      return s.minLength > text.length ? text.padEnd(s.minLength, 'x') : s.maxLength < text.length ? text.slice(0, s.maxLength) : text;
+    }
+    case 'integer':
+    case 'number':
+      return s.minimum ?? 0;
+    case 'boolean':
+      return true;
+    case 'array': {
+      const item = exampleOf(s.items, nulls, depth + 1);
+      return s.minItems > 1 ? Array.from({ length: s.minItems }, () => item) : [item];
+    }
+    default:
+      if (s.additionalProperties === true) return { additionalProp1: {} };
+      return Object.fromEntries(Object.entries<Json>(s.properties ?? {}).map(([name, p]) => [name, exampleOf(p, nulls, depth + 1)]));
+  }
+}
+
+/** A refusal of the example's shape: a type or a property the DTO does not declare (class-validator's messages). */
+const SHAPE_REFUSAL =
+  /must be (a string|an object|a number|an integer number|a boolean value|an array|a valid ISO 8601 date string|a UUID|one of the following values)|should not exist|must be either object or array|nested property .* must be/;
+
+/** Routes where whether a nullable field may be null depends on another field of the body. */
+const NULL_DEPENDS_ON: Record<string, string> = { 'PATCH /api/task/bulk': 'value is null only for updateAssignee and updateDueDate' };
+
+describe('the example of every request body', () => {
+  it('is accepted in shape by its route, as a signed-in owner of a fresh workspace (with nullable fields as examples and as null)', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId);
+    const task = await createTask(t, owner.token, project.id);
+    const column = (await t.api.post(`/column/${project.id}`, { name: 'Review' }, owner.token)).body;
+    const label = (await t.api.post('/label', { name: 'bug', color: '#ff0000', workspaceId }, owner.token)).body;
+    const comment = (await t.api.post(`/comment/${task.id}`, { content: 'hello' }, owner.token)).body;
+    const entry = (await t.api.post('/time-entry', { taskId: task.id, startTime: '2026-01-15T09:00:00.000Z', endTime: '2026-01-15T10:00:00.000Z' }, owner.token)).body;
+    const ids: Record<string, string | undefined> = {
+      project: project.id,
+      column: column?.id,
+      task: task.id,
+      label: label?.id,
+      comment: comment?.id,
+      'time-entry': entry?.id,
+    };
+    for (const [name, id] of Object.entries(ids)) expect([name, typeof id]).toEqual([name, 'string']);
+    const idFor = (path: string, param: string): string => {
+      if (param === 'projectId') return project.id;
+      if (param === 'taskId') return task.id;
+      if (param === 'workspaceId') return workspaceId;
+      const resource = path.split('/')[2];
+      return (param === 'id' && ids[resource]) || MISSING_ID;
+    };
+
+    // Ids in the body: the fresh workspace, project and task (not for the routes sent last, which would end them).
+    const bodyIds: Record<string, string> = { workspaceId, organizationId: workspaceId, projectId: project.id, taskId: task.id };
+    const withIds = (body: unknown) =>
+      body && typeof body === 'object' && !Array.isArray(body)
+        ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' && bodyIds[k] ? bodyIds[k] : v]))
+        : body;
+    const refused: string[] = [];
+    const sent: string[] = [];
+    // Routes that end the session or the account are sent last, so they cannot spoil the others.
+    const last = (path: string) => /delete-user|organization\/delete|revoke-session|sign-out|remove-member|api-key\/delete/.test(path);
+    const ops = operations(doc).filter(({ op }) => op.requestBody?.content?.['application/json']?.schema);
+    ops.sort((a, b) => Number(last(a.path)) - Number(last(b.path)));
+    for (const nulls of [false, true]) {
+      for (const { method, path, op } of ops) {
+        const example = exampleOf(op.requestBody.content['application/json'].schema, nulls);
+        const body = last(path) ? example : withIds(example);
+        const url = path.replace(/^\/api/, '').replace(/\{(\w+)\}/g, (_m, p: string) => idFor(path, p));
+        const res = await t.api.request(method.toUpperCase(), url, body, { token: owner.token });
+        sent.push(`${method.toUpperCase()} ${path}`);
+        const message = String(res.body?.message ?? res.body?.error ?? '');
+        // With nulls: a field documented nullable that the route refuses as null.
+        const nulled = nulls && body && typeof body === 'object' ? Object.keys(body).filter((k) => (body as Json)[k] === null) : [];
+        const refusesNull = nulled.some((k) => message.startsWith(`${k} `)) && !NULL_DEPENDS_ON[`${method.toUpperCase()} ${path}`];
+        if (res.status === 400 && (SHAPE_REFUSAL.test(message) || refusesNull))
+          refused.push(`${method.toUpperCase()} ${path}${nulls ? ' (nulls)' : ''} ${JSON.stringify(body)}: ${message}`);
+        expect([`${method.toUpperCase()} ${path}`, res.status, res.body]).not.toEqual([`${method.toUpperCase()} ${path}`, 500, expect.anything()]);
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        'POST /api/task/{projectId}',
+        'PUT /api/task/{id}',
+        'POST /api/column/{projectId}',
+        'PUT /api/column/{id}',
+        'POST /api/project',
+        'POST /api/label',
+        'POST /api/comment/{taskId}',
+        'POST /api/time-entry',
+        'PUT /api/notification-preferences',
+        'PATCH /api/generic-webhook-integration/project/{projectId}',
+      ]),
+    );
+  });
+});
