@@ -63,7 +63,12 @@ function typeMessage(name: string, schema: any): string | undefined {
   if (Array.isArray(schema.enum)) return `${name} must be one of the following values: ${schema.enum.join(', ')}`;
   switch (schema.type) {
     case 'string':
-      return schema.format === 'date-time' ? `${name} must be a valid ISO 8601 date string` : `${name} must be a string`;
+      // A pattern has its own message (e.g. `Enter a valid bot token`): no example from the type.
+      if (schema.pattern !== undefined) return undefined;
+      if (schema.format === 'date-time') return `${name} must be a valid ISO 8601 date string`;
+      if (schema.format === 'uuid') return `${name} must be a UUID`;
+      if (schema.format === 'email') return `${name} must be a valid email address`;
+      return `${name} must be a string`;
     case 'integer':
       return `${name} must be an integer number`;
     case 'number':

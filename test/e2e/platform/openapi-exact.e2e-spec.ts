@@ -117,14 +117,14 @@ describe('GET /api/openapi.json: types generated from it', () => {
 
   it('type-checks a client of real routes (strict TypeScript, no diagnostics)', async () => {
     expect(await typeCheck(doc, CLIENT, 'served')).toEqual([]);
-  });
+  }, 60_000);
 
   it('the same client fails against a document where a nullable field is a bare object (the check can fail)', async () => {
     const broken = structuredClone(doc);
     broken.components.schemas.CreateTaskDto.properties.description = { type: 'object', nullable: true };
     const diagnostics = await typeCheck(broken, CLIENT, 'broken');
     expect(diagnostics.join('\n')).toMatch(/Type 'string' is not assignable to type 'Record<string, never>'/);
-  });
+  }, 60_000);
 });
 
 describe('GET /api/openapi.json: security and error examples', () => {
@@ -219,57 +219,59 @@ const SHAPE_REFUSAL =
 const NULL_DEPENDS_ON: Record<string, string> = { 'PATCH /api/task/bulk': 'value is null only for updateAssignee and updateDueDate' };
 
 describe('the example of every request body', () => {
-  it('is accepted in shape by its route, as a signed-in owner of a fresh workspace (with nullable fields as examples and as null)', async () => {
+  // A signed-in owner of a fresh workspace, with one resource of each kind the paths name.
+  let token: string;
+  let task: Json;
+  const ids: Record<string, string> = {};
+  const bodyIds: Record<string, string> = {};
+  // Routes that end the session, the account or the workspace are sent last, without real ids, so they cannot spoil the others.
+  const last = (path: string) => /delete-user|organization\/delete|revoke-session|sign-out|remove-member|api-key\/delete/.test(path);
+  let ops: Array<{ method: string; path: string; op: Json }>;
+  beforeAll(async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
-    const project = await createProject(t, owner.token, workspaceId);
-    const task = await createTask(t, owner.token, project.id);
-    const column = (await t.api.post(`/column/${project.id}`, { name: 'Review' }, owner.token)).body;
-    const label = (await t.api.post('/label', { name: 'bug', color: '#ff0000', workspaceId }, owner.token)).body;
-    const comment = (await t.api.post(`/comment/${task.id}`, { content: 'hello' }, owner.token)).body;
-    const entry = (await t.api.post('/time-entry', { taskId: task.id, startTime: '2026-01-15T09:00:00.000Z', endTime: '2026-01-15T10:00:00.000Z' }, owner.token)).body;
-    const ids: Record<string, string | undefined> = {
-      project: project.id,
-      column: column?.id,
-      task: task.id,
-      label: label?.id,
-      comment: comment?.id,
-      'time-entry': entry?.id,
-    };
+    token = owner.token;
+    const project = await createProject(t, token, workspaceId);
+    task = await createTask(t, token, project.id);
+    const column = (await t.api.post(`/column/${project.id}`, { name: 'Review' }, token)).body;
+    const label = (await t.api.post('/label', { name: 'bug', color: '#ff0000', workspaceId }, token)).body;
+    const comment = (await t.api.post(`/comment/${task.id}`, { content: 'hello' }, token)).body;
+    const entry = (await t.api.post('/time-entry', { taskId: task.id, startTime: '2026-01-15T09:00:00.000Z', endTime: '2026-01-15T10:00:00.000Z' }, token)).body;
+    Object.assign(ids, { project: project.id, column: column?.id, task: task.id, label: label?.id, comment: comment?.id, 'time-entry': entry?.id });
     for (const [name, id] of Object.entries(ids)) expect([name, typeof id]).toEqual([name, 'string']);
-    const idFor = (path: string, param: string): string => {
-      if (param === 'projectId') return project.id;
-      if (param === 'taskId') return task.id;
-      if (param === 'workspaceId') return workspaceId;
-      const resource = path.split('/')[2];
-      return (param === 'id' && ids[resource]) || MISSING_ID;
-    };
+    Object.assign(bodyIds, { workspaceId, organizationId: workspaceId, projectId: project.id, taskId: task.id, activityId: comment.id });
+    ops = operations(doc).filter(({ op }) => op.requestBody?.content?.['application/json']?.schema);
+    ops.sort((a, b) => Number(last(a.path)) - Number(last(b.path)));
+  });
 
-    // Ids in the body: the fresh workspace, project and task (not for the routes sent last, which would end them).
-    const bodyIds: Record<string, string> = { workspaceId, organizationId: workspaceId, projectId: project.id, taskId: task.id };
-    const withIds = (body: unknown) =>
-      body && typeof body === 'object' && !Array.isArray(body)
-        ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' && bodyIds[k] ? bodyIds[k] : v]))
-        : body;
+  /** Ids in the body (workspace, project, task, comment) as real resources. */
+  const withIds = (body: unknown) =>
+    body && typeof body === 'object' && !Array.isArray(body)
+      ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' && bodyIds[k] ? bodyIds[k] : v]))
+      : body;
+  /** The path's ids and the query's (the workspace) as real resources; an id of another kind is a missing one (404 is fine). */
+  const urlOf = (path: string, op: Json) => {
+    const query = (op.parameters ?? []).filter((p: Json) => p.in === 'query' && bodyIds[p.name]).map((p: Json) => `${p.name}=${bodyIds[p.name]}`);
+    const idFor = (param: string) => bodyIds[param] ?? ((param === 'id' && ids[path.split('/')[2]]) || MISSING_ID);
+    return path.replace(/^\/api/, '').replace(/\{(\w+)\}/g, (_m, param: string) => idFor(param)) + (query.length ? `?${query.join('&')}` : '');
+  };
+  const send = (method: string, path: string, op: Json, body: unknown) => t.api.request(method.toUpperCase(), urlOf(path, op), body, { token });
+
+  it('is accepted in shape by its route (with nullable fields as examples, and as null)', async () => {
     const refused: string[] = [];
     const sent: string[] = [];
-    // Routes that end the session or the account are sent last, so they cannot spoil the others.
-    const last = (path: string) => /delete-user|organization\/delete|revoke-session|sign-out|remove-member|api-key\/delete/.test(path);
-    const ops = operations(doc).filter(({ op }) => op.requestBody?.content?.['application/json']?.schema);
-    ops.sort((a, b) => Number(last(a.path)) - Number(last(b.path)));
     for (const nulls of [false, true]) {
       for (const { method, path, op } of ops) {
         const example = exampleOf(op.requestBody.content['application/json'].schema, nulls);
         const body = last(path) ? example : withIds(example);
-        const url = path.replace(/^\/api/, '').replace(/\{(\w+)\}/g, (_m, p: string) => idFor(path, p));
-        const res = await t.api.request(method.toUpperCase(), url, body, { token: owner.token });
-        sent.push(`${method.toUpperCase()} ${path}`);
+        const res = await send(method, path, op, body);
+        const route = `${method.toUpperCase()} ${path}`;
+        sent.push(route);
         const message = String(res.body?.message ?? res.body?.error ?? '');
         // With nulls: a field documented nullable that the route refuses as null.
         const nulled = nulls && body && typeof body === 'object' ? Object.keys(body).filter((k) => (body as Json)[k] === null) : [];
-        const refusesNull = nulled.some((k) => message.startsWith(`${k} `)) && !NULL_DEPENDS_ON[`${method.toUpperCase()} ${path}`];
-        if (res.status === 400 && (SHAPE_REFUSAL.test(message) || refusesNull))
-          refused.push(`${method.toUpperCase()} ${path}${nulls ? ' (nulls)' : ''} ${JSON.stringify(body)}: ${message}`);
-        expect([`${method.toUpperCase()} ${path}`, res.status, res.body]).not.toEqual([`${method.toUpperCase()} ${path}`, 500, expect.anything()]);
+        const refusesNull = nulled.some((k) => message.startsWith(`${k} `)) && !NULL_DEPENDS_ON[route];
+        if (res.status === 400 && (SHAPE_REFUSAL.test(message) || refusesNull)) refused.push(`${route}${nulls ? ' (nulls)' : ''} ${JSON.stringify(body)}: ${message}`);
+        expect([route, res.status, res.body]).not.toEqual([route, 500, expect.anything()]);
       }
     }
     expect(refused).toEqual([]);
@@ -287,5 +289,38 @@ describe('the example of every request body', () => {
         'PATCH /api/generic-webhook-integration/project/{projectId}',
       ]),
     );
+  });
+
+  it('with one field of the wrong type, is answered 400 with the validation message its 400 documents', async () => {
+    // (The test above may have deleted the comment: a fresh one.)
+    ids.comment = bodyIds.activityId = (await t.api.post(`/comment/${task.id}`, { content: 'again' }, token)).body.id;
+    const wrongValue = (message: string): unknown =>
+      / must be (a string|a valid ISO 8601 date string|a UUID|a valid email address|one of the following values)/.test(message)
+        ? 12345
+        : / must be an array/.test(message)
+          ? 'x'
+          : 'not-a-number';
+    const unlike: string[] = [];
+    let checked = 0;
+    for (const { method, path, op } of ops) {
+      if (last(path)) continue;
+      const badInput = op.responses['400'];
+      const media = badInput?.content?.['application/json'];
+      const examples: string[] = media?.example
+        ? [media.example.message ?? media.example.error]
+        : Object.values<Json>(media?.examples ?? {}).map((e) => e.value.message ?? e.value.error);
+      const validation = examples.find((m) => String(badInput.description).includes(`e.g. \`${m}\``));
+      if (!validation) continue;
+      const field = validation.split(' ')[0];
+      const body = { ...(withIds(exampleOf(op.requestBody.content['application/json'].schema, false)) as Json), [field]: wrongValue(validation) };
+      const res = await send(method, path, op, body);
+      checked++;
+      const answered = String(res.body?.message ?? res.body?.error ?? '');
+      // The pipeline joins every failed constraint's message with ", ".
+      if (res.status !== 400 || !`, ${answered}, `.includes(`, ${validation}, `))
+        unlike.push(`${method.toUpperCase()} ${path}: documented "${validation}", answered ${res.status} "${answered}"`);
+    }
+    expect(unlike).toEqual([]);
+    expect(checked).toBeGreaterThan(30);
   });
 });

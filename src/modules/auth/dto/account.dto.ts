@@ -8,7 +8,7 @@ import { IsWebUrl } from '../../../common/validation/is-web-url';
 const NEW_PASSWORD = { minLength: 8, maxLength: 128 };
 
 export class SendVerificationEmailDto {
-  @ApiProperty({ example: 'ada@example.com' })
+  @ApiProperty({ format: 'email', example: 'ada@example.com' })
   @Transform(toNormalizedEmail)
   @IsEmail({}, { message: 'email must be a valid email address' })
   @MaxLength(254)
@@ -39,7 +39,7 @@ export class VerifyEmailQuery {
 }
 
 export class RequestPasswordResetDto {
-  @ApiProperty({ example: 'ada@example.com' })
+  @ApiProperty({ format: 'email', example: 'ada@example.com' })
   @Transform(toNormalizedEmail)
   @IsEmail({}, { message: 'email must be a valid email address' })
   @MaxLength(254)

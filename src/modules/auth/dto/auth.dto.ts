@@ -12,7 +12,7 @@ export class SignUpDto {
   @Length(1, 100)
   name: string;
 
-  @ApiProperty({ example: 'ada@example.com' })
+  @ApiProperty({ format: 'email', example: 'ada@example.com' })
   @Transform(toNormalizedEmail)
   @IsEmail({}, { message: 'email must be a valid email address' })
   @MaxLength(254)
