@@ -176,5 +176,8 @@ export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
   return doc;
 }
 
-/** Documents a route's success answer: the record it returns, by its name in docs/records.md. */
-export const ApiAnswer = (record: string) => ApiResponse({ status: 200, description: `${record} (docs/records.md)` });
+/**
+ * Documents a route's success answer: the record it returns, by its name in docs/records.md, and
+ * its schema when a class with @ApiProperty describes it.
+ */
+export const ApiAnswer = (record: string, type?: Function) => ApiResponse({ status: 200, description: `${record} (docs/records.md)`, ...(type ? { type } : {}) });

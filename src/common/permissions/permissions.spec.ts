@@ -1,4 +1,4 @@
-import { hasPermission, invalidPermission, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
+import { hasPermission, invalidPermission, permissionTable, RESOURCE_ACTIONS, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
 
 describe('permissions', () => {
   const perms = (role: keyof typeof STATIC_ROLE_PERMISSIONS) => unionPermissions([STATIC_ROLE_PERMISSIONS[role]]);
@@ -39,6 +39,15 @@ describe('permissions', () => {
     expect(splitRoles('admin, member,admin')).toEqual(['admin', 'member']);
     expect(splitRoles(['owner', ' x '])).toEqual(['owner', 'x']);
     expect(splitRoles(null)).toEqual([]);
+  });
+
+  it('permissionTable lists every resource, its actions in table order, [] where none', () => {
+    const t = permissionTable(unionPermissions([{ task: ['assign', 'read'] }, { label: ['delete'] }]));
+    expect(Object.keys(t)).toEqual(Object.keys(RESOURCE_ACTIONS));
+    expect(t.task).toEqual(['read', 'assign']);
+    expect(t.label).toEqual(['delete']);
+    expect(t.organization).toEqual([]);
+    expect(permissionTable(perms('owner'))).toEqual(Object.fromEntries(Object.entries(RESOURCE_ACTIONS).map(([r, a]) => [r, [...a]])));
   });
 
   it('validates permission objects against the table', () => {

@@ -72,6 +72,16 @@ export function unionPermissions(maps: PermissionMap[]): Map<string, Set<string>
   return out;
 }
 
+/**
+ * A permission map as a table over every resource of RESOURCE_ACTIONS (`[]` where none), each
+ * resource's actions in RESOURCE_ACTIONS order, so the answer's shape does not depend on the roles.
+ */
+export function permissionTable(perms: Map<string, Set<string>>): Record<Resource, string[]> {
+  return Object.fromEntries(
+    Object.entries(RESOURCE_ACTIONS).map(([res, actions]) => [res, (actions as readonly string[]).filter((a) => perms.get(res)?.has(a) ?? false)]),
+  ) as Record<Resource, string[]>;
+}
+
 export function hasPermission(perms: Map<string, Set<string>>, resource: string, action: string): boolean {
   return perms.get(resource)?.has(action) ?? false;
 }

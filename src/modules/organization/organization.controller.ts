@@ -5,6 +5,7 @@ import { ApiKeyScope } from '../../common/decorators/api-key-scope.decorator';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { CreateOrganizationDto, OptionalOrganizationIdQuery, OrganizationIdDto, SetActiveOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
 import { assertCanSeeInvitations, canSeeInvitations } from './organization-access';
+import { MyPermissionsRecord } from './my-permissions.record';
 import { OrganizationService } from './organization.service';
 import { ORG_IN_BODY, ORG_IN_QUERY } from './organization.scopes';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
@@ -60,6 +61,18 @@ export class OrganizationController {
   @RequirePermission('workspace', 'read', { kind: 'workspace', from: 'body', key: 'organizationId' })
   setActive(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() _dto: SetActiveOrganizationDto) {
     return this.orgs.setActive(user, scope.workspaceId);
+  }
+
+  @Get('my-permissions')
+  @ApiAnswer('My permissions', MyPermissionsRecord)
+  @RequirePermission('workspace', 'read', ORG_IN_QUERY)
+  @ApiOperation({
+    summary:
+      "The caller's roles in the workspace and the permissions they grant (the union of its static and custom roles; every resource, `[]` where none), so a client can hide what the caller may not do. For an API key limited by scopes, only what the key may do: the roles' permissions that are among its scopes",
+  })
+  @ApiErrors([400, 'No active organization'], [403, 'Insufficient API key scope'], [404, 'Workspace not found'])
+  myPermissions(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery): MyPermissionsRecord {
+    return this.orgs.myPermissions(scope, user);
   }
 
   @Get('list-members')

@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { isUniqueViolation } from '../../database/sql';
 import { AuthService } from '../auth/auth.service';
@@ -12,6 +13,7 @@ import { toInvitationRecord } from './invitation.record';
 import { InvitationRepository } from './invitation.repository';
 import { toMemberRecord } from './member.record';
 import { MemberRepository } from './member.repository';
+import { MyPermissionsRecord, toMyPermissionsRecord } from './my-permissions.record';
 import { toOrganizationRoleRecord } from './organization-role.record';
 import { RoleRepository } from './role.repository';
 import { toTeamRecord } from './team.record';
@@ -44,6 +46,11 @@ export class OrganizationService {
     private readonly roles: RoleRepository,
     private readonly users: UserRepository,
   ) {}
+
+  /** What the caller's roles allow in the scope's workspace, narrowed by its API key's scopes. */
+  myPermissions(scope: ResolvedScope, user: AuthUser): MyPermissionsRecord {
+    return toMyPermissionsRecord(scope, user);
+  }
 
   async create(user: AuthUser, dto: CreateOrganizationDto) {
     for (let attempt = 0; ; attempt++) {

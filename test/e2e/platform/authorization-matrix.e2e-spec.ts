@@ -326,6 +326,7 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/auth/organization/update': { call: (c) => ({ path: `${ORG}/update`, body: { organizationId: c.A.workspaceId, data: { description: randomName('About') } } }) },
   'POST /api/auth/organization/delete': { call: async (c) => ({ path: `${ORG}/delete`, body: { organizationId: await c.fresh.workspace() } }) },
   'POST /api/auth/organization/set-active': { call: (c) => ({ path: `${ORG}/set-active`, body: { organizationId: c.A.workspaceId } }), ids: { organizationId: 'workspace' } },
+  'GET /api/auth/organization/my-permissions': { call: (c) => ({ path: `${ORG}/my-permissions?organizationId=${c.A.workspaceId}` }) },
   'GET /api/auth/organization/list-members': { call: (c) => ({ path: `${ORG}/list-members?organizationId=${c.A.workspaceId}` }) },
   'GET /api/workspace/:workspaceId/members': { call: (c) => ({ path: `/workspace/${c.A.workspaceId}/members` }) },
   // Pending invitations: only members who manage invitations (access rule 1).

@@ -132,6 +132,7 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'GET /api/auth/oauth2/callback/custom': { query: { code: 'c', state: 's' } },
     'POST /api/auth/organization/create': { body: { name: 'n', slug: 'fuzz-slug', logo: 'https://x.io/l.png', metadata: 'm', description: 'd' } },
     'GET /api/auth/organization/get-full-organization': wsQuery,
+    'GET /api/auth/organization/my-permissions': wsQuery,
     'GET /api/auth/organization/list-members': wsQuery,
     'GET /api/workspace/:workspaceId/members': { params: { workspaceId: ws } },
     'GET /api/auth/organization/list-invitations': wsQuery,
