@@ -11,6 +11,7 @@ import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { ErrorBody, ErrorKeyBody, documentCommonErrors } from './common/http/api-errors';
+import { SESSION_COOKIE } from './common/http/cookies';
 import { documentAccess, routeTable } from './common/http/route-table';
 import { BODY_LIMIT_BYTES, jsonBodyParser } from './common/http/body-parser';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
@@ -65,6 +66,11 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
         .setVersion('1')
         .addBearerAuth()
         .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
+        .addCookieAuth(
+          SESSION_COOKIE,
+          { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The browser session (SECURITY.md, "Browser sessions")' },
+          'session-cookie',
+        )
         .build(),
       { extraModels: [ErrorBody, ErrorKeyBody] },
     ),

@@ -83,13 +83,14 @@ export function describeAccess(r: RouteAccess): string {
 
 /**
  * The security requirement of a route in the OpenAPI document: none for a public route; a bearer
- * token (a session token or an API key) or the `x-api-key` header for the others, a bearer session
- * token only for the instance admins' routes, which refuse API keys.
+ * token (a session token or an API key), the browser's session cookie or the `x-api-key` header
+ * for the others; a session (bearer token or cookie) only for the instance admins' routes, which
+ * refuse API keys.
  */
 export function securityOf(r: RouteAccess): Array<Record<string, string[]>> | undefined {
   if (r.isPublic) return undefined;
-  if (r.instanceAdmin) return [{ bearer: [] }];
-  return [{ bearer: [] }, { 'api-key': [] }];
+  if (r.instanceAdmin) return [{ bearer: [] }, { 'session-cookie': [] }];
+  return [{ bearer: [] }, { 'session-cookie': [] }, { 'api-key': [] }];
 }
 
 /**

@@ -133,12 +133,13 @@ describe('GET /api/openapi.json: security and error examples', () => {
     for (const { method, path, op } of operations(doc)) {
       const access: string = op['x-access'];
       const schemes = (op.security ?? []).flatMap((r: Json) => Object.keys(r)).sort();
-      const expected = access.startsWith('Public') ? [] : access.includes('API keys are refused') ? ['bearer'] : ['api-key', 'bearer'];
+      const expected = access.startsWith('Public') ? [] : access.includes('API keys are refused') ? ['bearer', 'session-cookie'] : ['api-key', 'bearer', 'session-cookie'];
       if (JSON.stringify(schemes) !== JSON.stringify(expected)) wrong.push(`${method.toUpperCase()} ${path}: ${JSON.stringify(schemes)}`);
     }
     expect(wrong).toEqual([]);
-    expect(doc.paths['/api/admin/queues/session'].post.security).toEqual([{ bearer: [] }]);
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['api-key', 'bearer']);
+    expect(doc.paths['/api/admin/queues/session'].post.security).toEqual([{ bearer: [] }, { 'session-cookie': [] }]);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['api-key', 'bearer', 'session-cookie']);
+    expect(doc.components.securitySchemes['session-cookie']).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'tandem_session' });
   });
 
   it("every error response's examples are messages that status documents for the route, in the route's body key", () => {
