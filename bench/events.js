@@ -106,11 +106,9 @@ async function main() {
     }
     await Promise.all(pending);
     const sent = Date.now();
-    await waitFor(
-      `${total - failed} events on every stream`,
-      () => committed.size >= total - failed && [...arrivals.values()].every((a) => a.length >= STREAMS),
-      60_000,
-    ).catch((err) => console.error(err.message));
+    await waitFor(`${total - failed} events on every stream`, () => committed.size >= total - failed && [...arrivals.values()].every((a) => a.length >= STREAMS), 60_000).catch(
+      (err) => console.error(err.message),
+    );
     const cpuAfter = { api: cpuMs(api.pid), worker: cpuMs(worker.pid) };
     const latencies = [];
     let missing = 0;
@@ -133,7 +131,9 @@ async function main() {
     const idleRss = rssMb(api.pid);
     for (const close of idle) close();
 
-    console.log(`\nLive event stream: ${STREAMS} streams of one workspace, ${RATE} status changes per second for ${SECONDS} s, API and worker as separate processes, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
+    console.log(
+      `\nLive event stream: ${STREAMS} streams of one workspace, ${RATE} status changes per second for ${SECONDS} s, API and worker as separate processes, node ${process.version}, ${require('node:os').cpus().length} cores\n`,
+    );
     console.log('| figure | value |');
     console.log('|---|---:|');
     console.log(`| changes answered 200 | ${total - failed} of ${total} |`);

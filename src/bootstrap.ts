@@ -5,7 +5,9 @@ import { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CorsOptionsDelegate } from '@nestjs/common/interfaces/external/cors-options.interface';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import type { Application, Request, RequestHandler } from 'express';
+import type { Application, NextFunction, Request, RequestHandler, Response } from 'express';
+import { existsSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
@@ -18,6 +20,36 @@ import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/l
 import { ensureDatabase, migrate } from './database/migrate';
 import { QUEUE_DASHBOARD_PATH, QueueDashboard } from './modules/admin/queue-dashboard.service';
 import { errorBodyKeyOf } from './modules/git-hosts/git-routes';
+
+/** Where the built web app is: beside the compiled service (dist/web), or, running from the sources, in dist/web. */
+function webAppDir(): string | null {
+  for (const dir of [join(__dirname, 'web'), join(__dirname, '..', 'dist', 'web')]) if (existsSync(join(dir, 'index.html'))) return dir;
+  return null;
+}
+
+/**
+ * The web app at `/` (docs/web.md): its files, and its page for every other path that is not the
+ * API's (the app's routes are plain paths), so a reload or a link into the app works. `/api` is
+ * untouched. Without a built app (npm run build makes it) the API alone is served.
+ */
+function serveWebApp(app: NestExpressApplication, logger: ReturnType<typeof createRootLogger>): void {
+  const dir = webAppDir();
+  if (!dir) {
+    logger.debug('no built web app (dist/web): serving the API only');
+    return;
+  }
+  const index = join(dir, 'index.html');
+  // Built files have content hashes in their names: cached for a year; the page itself, never.
+  app.useStaticAssets(dir, {
+    index: false,
+    setHeaders: (res: Response, file: string) => res.setHeader('cache-control', file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+  });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/api' || req.path.startsWith('/api/')) return next();
+    res.setHeader('cache-control', 'no-cache');
+    res.sendFile(index);
+  });
+}
 
 export interface Running {
   app: INestApplication | INestApplicationContext;
@@ -55,6 +87,7 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
   app.use(QUEUE_DASHBOARD_PATH, app.get(QueueDashboard).handler());
   app.enableCors(corsOptions(config));
   app.use(jsonBodyParser(BODY_LIMIT_BYTES, errorBodyKeyOf));
+  serveWebApp(app, logger);
   app.setGlobalPrefix('api');
 
   const doc = documentCommonErrors(

@@ -1,6 +1,7 @@
 import { migrate } from '../../src/database/migrate';
 import { BASE_PREFIX, isStaleTestDatabase, TEMPLATE_DB, urlFor, withAdmin } from './db';
 import { startTestServers } from './local-servers';
+import { ensureWebApp } from './web-build';
 
 /**
  * Once per `jest` run: Postgres and Redis (started here when none answers: local-servers.ts), then
@@ -19,4 +20,6 @@ export default async function globalSetup(): Promise<void> {
     await c.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
   });
   await migrate(urlFor(TEMPLATE_DB));
+  // The browser tests drive the web app that the service serves (test/e2e/web).
+  ensureWebApp();
 }

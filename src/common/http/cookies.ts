@@ -36,12 +36,14 @@ export function clearedSessionCookie(secure: boolean): string {
 
 /**
  * Whether a request that a browser may have sent from another site's page comes from one of
- * `origins` (the service's own, PUBLIC_API_URL, and the web client's, CLIENT_URL): by its `Origin`
- * header, or, without one, by `Sec-Fetch-Site: same-origin`. A request with neither is refused:
+ * `origins` (the service's own, PUBLIC_API_URL, and the web client's, CLIENT_URL) or from the
+ * origin it was sent to (its `Host`: the web app the service serves, whatever name it is reached
+ * by; a page of another site cannot send the cookie there): by its `Origin` header, or, without
+ * one, by `Sec-Fetch-Site: same-origin`. A request with neither is refused:
  * every current browser sends one of them with a request that changes something.
  */
-export function fromOwnOrigin(req: Pick<Request, 'headers'>, origins: readonly string[]): boolean {
+export function fromOwnOrigin(req: Pick<Request, 'headers' | 'protocol'>, origins: readonly string[]): boolean {
   const origin = req.headers.origin;
-  if (typeof origin === 'string') return origins.includes(origin);
+  if (typeof origin === 'string') return origins.includes(origin) || origin === `${req.protocol}://${req.headers.host ?? ''}`;
   return req.headers['sec-fetch-site'] === 'same-origin';
 }

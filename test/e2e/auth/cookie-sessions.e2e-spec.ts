@@ -67,6 +67,10 @@ describe('cookie sessions', () => {
       expect([JSON.stringify(headers), (await create(headers)).status]).toEqual([JSON.stringify(headers), 200]);
     }
     expect((await t.api.get('/auth/organization/list', undefined, { headers: { cookie } })).body).toHaveLength(3);
+    // The origin the request was sent to (the web app the service serves, by whatever name it is reached), not a neighbour's.
+    const own = new URL(t.url).origin;
+    expect((await create({ origin: own })).status).toBe(200);
+    expect((await create({ origin: own.replace(/:(\d+)$/, (_m, p: string) => `:${Number(p) + 1}`) })).status).toBe(403);
   });
 
   it('a bearer token or an API key needs no origin, and wins over a cookie', async () => {

@@ -4,6 +4,7 @@ import { renderApiDocs } from '../../support/api-docs';
 import { startTestApp, TestApp } from '../../support/app';
 
 const FILE = join(__dirname, '../../../docs/api.md');
+const DOCUMENT = join(__dirname, '../../../docs/openapi.json');
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,12 +12,18 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe('docs/api.md', () => {
-  it('is the OpenAPI document the service serves, rendered (npm run docs:api rewrites it)', async () => {
+describe('docs/api.md and docs/openapi.json', () => {
+  it('are the OpenAPI document the service serves, rendered and as it is (npm run docs:api rewrites both)', async () => {
     const doc = (await t.api.get('/openapi.json')).body;
     const rendered = renderApiDocs(doc);
-    if (process.env.UPDATE_API_DOCS === '1') writeFileSync(FILE, rendered);
+    const document = `${JSON.stringify(doc, null, 2)}\n`;
+    if (process.env.UPDATE_API_DOCS === '1') {
+      writeFileSync(FILE, rendered);
+      writeFileSync(DOCUMENT, document);
+    }
     expect(readFileSync(FILE, 'utf8')).toBe(rendered);
+    // The document itself, which the web app's API types are generated from (npm run web:types).
+    expect(readFileSync(DOCUMENT, 'utf8')).toBe(document);
     // Every route is in it with its access rule.
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const method of Object.keys(item)) {

@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, TestApp } from '../../support/app';
+import { launchBrowser } from '../../support/browser';
+import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
+
+/** The web app in a real Chromium against the real service (API and worker in one process). */
+let t: TestApp;
+let browser: Browser;
+let origin: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  origin = t.url.replace(/\/api$/, '');
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** A page whose console errors and failed requests fail the test that made it. */
+async function newPage(): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: origin });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  // A 401 is how the app learns that nobody is signed in (the browser logs it as a failed load); any other error counts.
+  page.on('console', (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return { page, problems, close: () => context.close() };
+}
+
+/** A task's card on the board (the button that opens it). */
+const card = (page: Page, title: string) => page.locator('button.card-open', { hasText: title });
+
+/** Signs in through the form (the answer sets the session cookie). */
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** axe-core's serious and critical findings on the page as it is. */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated by the test, not added as an inline script (which the service's CSP refuses, as it should).
+  await page.evaluate(AXE);
+  // A string: the test's TypeScript knows no DOM; the page runs it.
+  const found = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, n: v.nodes.length })))')) as {
+    id: string;
+    impact: string;
+    n: number;
+  }[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.n})`);
+}
+
+describe('the web app', () => {
+  it('the main journey: sign up, a workspace, a project, tasks, drag between columns, open one, comment', async () => {
+    const { page, problems, close } = await newPage();
+    try {
+      const email = `web${Date.now()}@example.test`;
+      await page.goto('/');
+      await page.waitForURL('**/sign-in');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.getByLabel('Name').fill('Ada Lovelace');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Sign up' }).click();
+
+      await page.getByLabel('New workspace').fill('Analytical Engines');
+      await page.getByRole('button', { name: 'Create workspace' }).click();
+      await page.getByLabel('New project').fill('Mill');
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await page.getByRole('heading', { name: 'To Do' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+
+      for (const title of ['Punch the cards', 'Oil the gears']) {
+        await page.getByLabel('New task in To Do').fill(title);
+        await page.getByRole('button', { name: 'Add task to To Do' }).click();
+        await card(page, title).waitFor();
+      }
+      const todo = page.locator('[data-column="to-do"]');
+      const inProgress = page.locator('[data-column="in-progress"]');
+      expect(await todo.getByRole('listitem').count()).toBe(2);
+
+      // Drag "Oil the gears" by its handle into In Progress.
+      const handle = page.getByRole('button', { name: 'Move Oil the gears' });
+      const from = (await handle.boundingBox())!;
+      const to = (await inProgress.boundingBox())!;
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 20, from.y + 20, { steps: 5 });
+      await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
+      await page.mouse.up();
+      await inProgress.locator('button.card-open', { hasText: 'Oil the gears' }).waitFor();
+      // The API has it too.
+      const projectId = new URL(page.url()).pathname.split('/')[4];
+      const tasks = (await page.evaluate(`fetch('/api/task/tasks/${projectId}?limit=100').then((r) => r.json())`)) as { data: { title: string; status: string }[] };
+      expect(tasks.data.map((x: { title: string; status: string }) => [x.title, x.status]).sort()).toEqual([
+        ['Oil the gears', 'in-progress'],
+        ['Punch the cards', 'to-do'],
+      ]);
+
+      // Open the task, comment on it.
+      await card(page, 'Oil the gears').click();
+      await page.getByRole('dialog').getByRole('heading', { name: 'Oil the gears' }).waitFor();
+      await page.getByLabel('Add a comment').fill('Use whale oil.');
+      await page.getByRole('button', { name: 'Comment' }).click();
+      await page.getByRole('dialog').getByText('Use whale oil.').waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a change made elsewhere shows on an open board without reload', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const bob = await userWithRole(t, workspaceId, 'member');
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Live board' });
+    const task = await createTask(t, owner.token, project.id, { title: 'Watch me move' });
+    const a = await newPage();
+    const b = await newPage();
+    try {
+      await signIn(a.page, owner.user.email, 'correct horse battery');
+      await signIn(b.page, bob.user.email, 'correct horse battery');
+      for (const p of [a.page, b.page]) {
+        await p.waitForURL((u) => u.pathname.startsWith('/w/'));
+        await p.goto(`/w/${workspaceId}/p/${project.id}`);
+        await p.getByText('Live', { exact: true }).waitFor();
+      }
+      // A moves it in the task panel; B's board follows.
+      await card(a.page, 'Watch me move').click();
+      await a.page.getByRole('dialog').getByLabel('Status').selectOption('done');
+      await b.page.locator('[data-column="done"] button.card-open', { hasText: 'Watch me move' }).waitFor({ timeout: 5_000 });
+      // A change through the API (as the command line makes) shows in both.
+      expect((await t.api.put(`/task/title/${task.id}`, { title: 'Moved by the CLI' }, owner.token)).status).toBe(200);
+      for (const p of [a.page, b.page]) await card(p, 'Moved by the CLI').waitFor({ timeout: 5_000 });
+      expect([...a.problems, ...b.problems]).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('a viewer is not offered what the API would refuse', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const viewer = await userWithRole(t, workspaceId, 'viewer');
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Read only' });
+    await createTask(t, owner.token, project.id, { title: 'Look, do not touch' });
+    const v = await newPage();
+    try {
+      await signIn(v.page, viewer.user.email, 'correct horse battery');
+      await v.page.waitForURL((u) => u.pathname.startsWith('/w/'));
+      await v.page.getByRole('link', { name: /Read only/ }).waitFor();
+      expect(await v.page.getByLabel('New project').count()).toBe(0);
+      await v.page.getByRole('link', { name: /Read only/ }).click();
+      await card(v.page, 'Look, do not touch').waitFor();
+      expect(await v.page.getByRole('button', { name: /^Move / }).count()).toBe(0);
+      expect(await v.page.getByRole('button', { name: /^Add task to/ }).count()).toBe(0);
+      expect(v.problems).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('the app answers its routes at any depth, and /api stays the API', async () => {
+    const deep = await fetch(`${origin}/w/whatever/p/else`);
+    expect([deep.status, deep.headers.get('content-type')]).toEqual([200, expect.stringContaining('text/html')]);
+    expect(await deep.text()).toContain('<div id="root">');
+    const api = await fetch(`${origin}/api/nope`);
+    expect([api.status, await api.json()]).toEqual([404, { message: expect.any(String) }]);
+  });
+});

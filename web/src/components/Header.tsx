@@ -1,0 +1,46 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, must } from '../api/client';
+import { navigate } from '../router';
+
+/** The top bar: the workspace switcher and sign-out. */
+export function Header({ workspaceId, title }: { workspaceId: string | null; title?: string }) {
+  const queryClient = useQueryClient();
+  const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: async () => must(await api.GET('/api/auth/organization/list')) });
+  const signOut = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/sign-out')),
+    onSettled: async () => {
+      queryClient.clear();
+      navigate('/sign-in', true);
+      await queryClient.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+  return (
+    <header className="topbar">
+      <a
+        href="/"
+        className="brand"
+        onClick={(e) => {
+          e.preventDefault();
+          navigate('/');
+        }}
+      >
+        Tandem
+      </a>
+      <label className="switcher">
+        <span className="visually-hidden">Workspace</span>
+        <select value={workspaceId ?? ''} onChange={(e) => e.target.value && navigate(`/w/${e.target.value}`)} disabled={!workspaces.data?.length}>
+          {!workspaceId && <option value="">Choose a workspace</option>}
+          {workspaces.data?.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {title && <h1 className="page-title">{title}</h1>}
+      <button type="button" className="link" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+        Sign out
+      </button>
+    </header>
+  );
+}

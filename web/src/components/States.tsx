@@ -1,0 +1,23 @@
+import { ApiError } from '../api/client';
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="state" role="status" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** An error as the API said it (`{message}`), or the browser's. */
+export function ErrorState({ error }: { error: unknown }) {
+  const message = error instanceof ApiError || error instanceof Error ? error.message : 'Something went wrong';
+  return (
+    <p className="state error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: React.ReactNode }) {
+  return <p className="state empty">{children}</p>;
+}

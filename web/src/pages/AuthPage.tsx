@@ -1,0 +1,73 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, must } from '../api/client';
+import { ErrorState } from '../components/States';
+import { navigate } from '../router';
+
+/** Sign in, or sign up, with email and password: the answer sets the session cookie. */
+export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const submit = useMutation({
+    mutationFn: async () =>
+      mode === 'sign-up'
+        ? must(await api.POST('/api/auth/sign-up/email', { body: { name, email, password } }))
+        : must(await api.POST('/api/auth/sign-in/email', { body: { email, password } })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['session'] });
+      navigate('/', true);
+    },
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    submit.mutate();
+  };
+  const signUp = mode === 'sign-up';
+  return (
+    <main className="auth">
+      <h1>{signUp ? 'Create your account' : 'Sign in to Tandem'}</h1>
+      <form onSubmit={onSubmit} className="stack">
+        {signUp && (
+          <label>
+            Name
+            <input value={name} onChange={(e) => setName(e.target.value)} required autoComplete="name" />
+          </label>
+        )}
+        <label>
+          Email
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            minLength={8}
+            autoComplete={signUp ? 'new-password' : 'current-password'}
+          />
+        </label>
+        {submit.error && <ErrorState error={submit.error} />}
+        <button type="submit" disabled={submit.isPending}>
+          {signUp ? 'Sign up' : 'Sign in'}
+        </button>
+      </form>
+      <p>
+        {signUp ? 'Already have an account? ' : 'New here? '}
+        <a
+          href={signUp ? '/sign-in' : '/sign-up'}
+          onClick={(e) => {
+            e.preventDefault();
+            submit.reset();
+            navigate(signUp ? '/sign-in' : '/sign-up');
+          }}
+        >
+          {signUp ? 'Sign in' : 'Create an account'}
+        </a>
+      </p>
+    </main>
+  );
+}

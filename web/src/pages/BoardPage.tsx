@@ -1,0 +1,169 @@
+import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, must } from '../api/client';
+import type { Column, Task } from '../api/types';
+import { Header } from '../components/Header';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { useLiveEvents } from '../live';
+import { usePermissions } from '../permissions';
+import { navigate } from '../router';
+import { TaskPanel } from './TaskPanel';
+
+/** Every task of a project, a page of 100 at a time (the API's largest). */
+async function allTasks(projectId: string): Promise<Task[]> {
+  const out: Task[] = [];
+  for (let page = 1; ; page++) {
+    const r = must(await api.GET('/api/task/tasks/{projectId}', { params: { path: { projectId }, query: { page, limit: 100, sortBy: 'position', sortOrder: 'asc' } } }));
+    out.push(...r.data);
+    if (page >= r.pagination.totalPages) return out;
+  }
+}
+
+/** The board: the project's columns with their tasks; drag a task to another column, or create one in a column. */
+export function BoardPage({ workspaceId, projectId, taskId }: { workspaceId: string; projectId: string; taskId: string | null }) {
+  const queryClient = useQueryClient();
+  const live = useLiveEvents(workspaceId);
+  const can = usePermissions(workspaceId);
+  const project = useQuery({ queryKey: ['project', projectId], queryFn: async () => must(await api.GET('/api/project/{id}', { params: { path: { id: projectId } } })) });
+  const columns = useQuery({ queryKey: ['columns', projectId], queryFn: async () => must(await api.GET('/api/column/{projectId}', { params: { path: { projectId } } })) });
+  const tasks = useQuery({ queryKey: ['tasks', projectId], queryFn: () => allTasks(projectId) });
+  const [moveError, setMoveError] = useState<unknown>(null);
+
+  const move = useMutation({
+    mutationFn: async ({ id, status }: { id: string; status: string }) => must(await api.PUT('/api/task/status/{id}', { params: { path: { id } }, body: { status } })),
+    // Optimistic: the card moves at once, and goes back with the API's message if the change is refused.
+    onMutate: async ({ id, status }) => {
+      setMoveError(null);
+      await queryClient.cancelQueries({ queryKey: ['tasks', projectId] });
+      const before = queryClient.getQueryData<Task[]>(['tasks', projectId]);
+      queryClient.setQueryData<Task[]>(['tasks', projectId], (list) => list?.map((t) => (t.id === id ? { ...t, status } : t)));
+      return { before };
+    },
+    onError: (err, _vars, ctx) => {
+      if (ctx?.before) queryClient.setQueryData(['tasks', projectId], ctx.before);
+      setMoveError(err);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['tasks', projectId] }),
+  });
+
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor));
+  const onDragEnd = (e: DragEndEvent) => {
+    const task = tasks.data?.find((t) => t.id === e.active.id);
+    const status = e.over?.id;
+    if (task && typeof status === 'string' && status !== task.status) move.mutate({ id: task.id, status });
+  };
+
+  const loading = project.isPending || columns.isPending || tasks.isPending;
+  const error = project.error ?? columns.error ?? tasks.error;
+  return (
+    <>
+      <Header workspaceId={workspaceId} title={project.data?.name} />
+      <main className="board-page">
+        <p className={`live ${live}`} aria-live="polite">
+          {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}
+        </p>
+        {loading && <Loading what="the board" />}
+        {error && <ErrorState error={error} />}
+        {moveError !== null && <ErrorState error={moveError} />}
+        {columns.data && tasks.data && project.data && (
+          <DndContext sensors={sensors} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
+            <div className="board" role="list" aria-label="Columns">
+              {columns.data.map((c) => (
+                <BoardColumn
+                  key={c.id}
+                  column={c}
+                  projectId={projectId}
+                  projectSlug={project.data.slug}
+                  tasks={tasks.data.filter((t) => t.status === c.slug)}
+                  canCreate={can('task', 'create')}
+                  canMove={can('task', 'update')}
+                  onOpen={(t) => navigate(`/w/${workspaceId}/p/${projectId}/t/${t.id}`)}
+                />
+              ))}
+            </div>
+          </DndContext>
+        )}
+        {taskId && <TaskPanel taskId={taskId} projectSlug={project.data?.slug ?? ''} columns={columns.data ?? []} onClose={() => navigate(`/w/${workspaceId}/p/${projectId}`)} />}
+      </main>
+    </>
+  );
+}
+
+function announcements(columns: Column[], tasks: Task[]) {
+  const title = (id: string | number) => tasks.find((t) => t.id === id)?.title ?? 'task';
+  const column = (id: string | number | undefined) => columns.find((c) => c.slug === id)?.name ?? 'no column';
+  return {
+    onDragStart: ({ active }: { active: { id: string | number } }) => `Picked up ${title(active.id)}.`,
+    onDragOver: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) => `${title(active.id)} is over ${column(over?.id)}.`,
+    onDragEnd: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) => `${title(active.id)} was dropped in ${column(over?.id)}.`,
+    onDragCancel: ({ active }: { active: { id: string | number } }) => `Moving ${title(active.id)} was cancelled.`,
+  };
+}
+
+function BoardColumn(props: { column: Column; projectId: string; projectSlug: string; tasks: Task[]; canCreate: boolean; canMove: boolean; onOpen: (t: Task) => void }) {
+  const { column, tasks } = props;
+  const { setNodeRef, isOver } = useDroppable({ id: column.slug });
+  return (
+    <section ref={setNodeRef} className={`column${isOver ? ' over' : ''}`} role="listitem" aria-labelledby={`col-${column.id}`} data-column={column.slug}>
+      <h2 id={`col-${column.id}`}>
+        {column.name} <span className="count">{tasks.length}</span>
+      </h2>
+      {tasks.length === 0 && <Empty>No tasks</Empty>}
+      <ul className="cards" aria-label={`${column.name} tasks`}>
+        {tasks.map((t) => (
+          <TaskCard key={t.id} task={t} projectSlug={props.projectSlug} canMove={props.canMove} onOpen={() => props.onOpen(t)} />
+        ))}
+      </ul>
+      {props.canCreate && <QuickCreate projectId={props.projectId} status={column.slug} columnName={column.name} />}
+    </section>
+  );
+}
+
+function TaskCard({ task, projectSlug, canMove, onOpen }: { task: Task; projectSlug: string; canMove: boolean; onOpen: () => void }) {
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: task.id, disabled: !canMove });
+  const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
+  return (
+    <li ref={setNodeRef} style={style} className={`card${isDragging ? ' dragging' : ''}`} data-task={task.id}>
+      <button type="button" className="card-open" onClick={onOpen}>
+        <span className="key">
+          {projectSlug}-{task.number}
+        </span>{' '}
+        {task.title}
+      </button>
+      {canMove && (
+        <button type="button" className="handle" aria-label={`Move ${task.title}`} {...attributes} {...listeners}>
+          ⠿
+        </button>
+      )}
+    </li>
+  );
+}
+
+function QuickCreate({ projectId, status, columnName }: { projectId: string; status: string; columnName: string }) {
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState('');
+  const create = useMutation({
+    mutationFn: async () => must(await api.POST('/api/task/{projectId}', { params: { path: { projectId } }, body: { title, status } })),
+    onSuccess: async () => {
+      setTitle('');
+      await queryClient.invalidateQueries({ queryKey: ['tasks', projectId] });
+    },
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (title.trim()) create.mutate();
+  };
+  return (
+    <form onSubmit={onSubmit} className="quick-create">
+      <label className="visually-hidden" htmlFor={`new-${status}`}>
+        New task in {columnName}
+      </label>
+      <input id={`new-${status}`} value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Add a task" />
+      <button type="submit" disabled={create.isPending || !title.trim()} aria-label={`Add task to ${columnName}`}>
+        Add
+      </button>
+      {create.error && <ErrorState error={create.error} />}
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+import { useSyncExternalStore } from 'react';
+
+/** The app's routes are plain paths (docs/web.md); the API process answers every one of them with the app. */
+const subscribe = (onChange: () => void) => {
+  window.addEventListener('popstate', onChange);
+  return () => window.removeEventListener('popstate', onChange);
+};
+
+export function usePath(): string {
+  return useSyncExternalStore(subscribe, () => window.location.pathname);
+}
+
+export function navigate(path: string, replace = false): void {
+  if (path === window.location.pathname) return;
+  if (replace) window.history.replaceState(null, '', path);
+  else window.history.pushState(null, '', path);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+/** `pattern` like `/w/:workspaceId/p/:projectId` against `path`: the named parts, or null. */
+export function match(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/');
+  const got = path.replace(/\/+$/, '').split('/');
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const g = got[i]!;
+    if (w.startsWith(':')) params[w.slice(1)] = decodeURIComponent(g);
+    else if (w !== g) return null;
+  }
+  return params;
+}
