@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtension, ApiProperty, ApiResponse } from '@nestjs/swagger';
+import { ApiExtension, ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { EmptyAnswer } from './answers.schema';
 
 /** Every error body (docs/decisions-local.md, "Errors and conventions"). */
 export class ErrorBody {
@@ -178,6 +179,16 @@ export function documentCommonErrors(doc: OpenAPIObject): OpenAPIObject {
 
 /**
  * Documents a route's success answer: the record it returns, by its name in docs/records.md, and
- * its schema when a class with @ApiProperty describes it.
+ * its schema: a class with @ApiProperty, `[Class]` for an array of them; `{nullable: true}` when
+ * the route can also answer `null` (e.g. a project without that integration).
  */
-export const ApiAnswer = (record: string, type?: Function) => ApiResponse({ status: 200, description: `${record} (docs/records.md)`, ...(type ? { type } : {}) });
+export function ApiAnswer(record: string, type?: Function | [Function], opts: { nullable?: boolean } = {}) {
+  const description = `${record} (docs/records.md)`;
+  if (!type) return ApiResponse({ status: 200, description });
+  if (type === EmptyAnswer) return ApiResponse({ status: 200, description, schema: { type: 'object', properties: {}, additionalProperties: false } });
+  const cls = Array.isArray(type) ? type[0] : type;
+  if (!opts.nullable) return ApiResponse({ status: 200, description, type: cls, isArray: Array.isArray(type) });
+  const ref = { $ref: getSchemaPath(cls) };
+  const schema = Array.isArray(type) ? { type: 'array' as const, items: ref, nullable: true } : { allOf: [ref], nullable: true };
+  return applyDecorators(ApiExtraModels(cls), ApiResponse({ status: 200, description, schema }));
+}

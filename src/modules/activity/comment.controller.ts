@@ -6,6 +6,7 @@ import { Id } from '../../common/pipes/id.pipe';
 import { ActivityService } from './activity.service';
 import { CommentDto } from './dto/comment.dto';
 import { ApiAnswer } from '../../common/http/api-errors';
+import { ActivityRecordSchema } from '../activity/activity.schema';
 
 const TASK = { kind: 'task', from: 'params', key: 'taskId' } as const;
 const COMMENT = { kind: 'comment', from: 'params', key: 'id' } as const;
@@ -17,7 +18,7 @@ export class CommentController {
   constructor(private readonly activities: ActivityService) {}
 
   @Get(':taskId')
-  @ApiAnswer('Activity[] of type comment (oldest first)')
+  @ApiAnswer('Activity[] of type comment (oldest first)', [ActivityRecordSchema])
   @RequirePermission('task', 'read', TASK)
   @ApiOperation({ summary: "The task's comments, oldest first" })
   list(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
@@ -25,7 +26,7 @@ export class CommentController {
   }
 
   @Post(':taskId')
-  @ApiAnswer('Activity (the comment)')
+  @ApiAnswer('Activity (the comment)', ActivityRecordSchema)
   @HttpCode(200)
   @RequirePermission('task', 'update', TASK)
   create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('taskId', Id('Task')) taskId: string, @Body() dto: CommentDto) {
@@ -33,7 +34,7 @@ export class CommentController {
   }
 
   @Put(':id')
-  @ApiAnswer('Activity (the comment)')
+  @ApiAnswer('Activity (the comment)', ActivityRecordSchema)
   @RequirePermission('task', 'update', COMMENT)
   @ApiOperation({ summary: 'Edit your own comment (anyone else gets 404)' })
   update(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', Id('Comment')) id: string, @Body() dto: CommentDto) {
@@ -41,7 +42,7 @@ export class CommentController {
   }
 
   @Delete(':id')
-  @ApiAnswer('Activity (the comment, as it was)')
+  @ApiAnswer('Activity (the comment, as it was)', ActivityRecordSchema)
   @RequirePermission('task', 'update', COMMENT)
   @ApiOperation({ summary: 'Delete your own comment (anyone else gets 404)' })
   remove(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', Id('Comment')) id: string) {

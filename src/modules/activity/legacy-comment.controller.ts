@@ -5,6 +5,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { ActivityService } from './activity.service';
 import { LegacyCreateCommentDto, LegacyDeleteCommentDto, LegacyUpdateCommentDto } from './dto/comment.dto';
+import { ActivityRecordSchema } from '../activity/activity.schema';
 
 const TASK_IN_BODY = { kind: 'task', from: 'body', key: 'taskId' } as const;
 const COMMENT_IN_BODY = { kind: 'comment', from: 'body', key: 'activityId' } as const;
@@ -22,7 +23,7 @@ export class LegacyCommentController {
   constructor(private readonly activities: ActivityService) {}
 
   @Post()
-  @ApiAnswer('Activity (the comment)')
+  @ApiAnswer('Activity (the comment)', ActivityRecordSchema)
   @HttpCode(200)
   @RequirePermission('task', 'update', TASK_IN_BODY)
   @ApiOperation({ summary: 'Comment on a task (as POST /comment/{taskId}, the task in the body)' })
@@ -36,7 +37,7 @@ export class LegacyCommentController {
   }
 
   @Put()
-  @ApiAnswer('Activity (the comment)')
+  @ApiAnswer('Activity (the comment)', ActivityRecordSchema)
   @RequirePermission('task', 'update', COMMENT_IN_BODY)
   @ApiOperation({ summary: 'Edit your own comment (as PUT /comment/{id}, the comment in the body; anyone else gets 404)' })
   @ApiErrors(
@@ -49,7 +50,7 @@ export class LegacyCommentController {
   }
 
   @Delete()
-  @ApiAnswer('Activity (the comment, as it was)')
+  @ApiAnswer('Activity (the comment, as it was)', ActivityRecordSchema)
   @RequirePermission('task', 'update', COMMENT_IN_BODY)
   @ApiOperation({ summary: 'Delete your own comment (as DELETE /comment/{id}, the comment in the body; anyone else gets 404)' })
   @ApiErrors([400, 'activityId is required'], [403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Comment not found'])

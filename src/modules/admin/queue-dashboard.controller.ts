@@ -6,6 +6,7 @@ import { InstanceAdminOnly } from '../../common/decorators/instance-admin.decora
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { API_KEY_REFUSED, NOT_INSTANCE_ADMIN } from '../../common/guards/instance-admin.guard';
 import { DASHBOARD_COOKIE_MAX_AGE_S, QueueDashboard } from './queue-dashboard.service';
+import { QueueSessionAnswerSchema } from '../admin/queue-session.schema';
 
 /**
  * Opens the queue dashboard in a browser. The dashboard itself (`/api/admin/queues`, Bull Board's
@@ -20,7 +21,7 @@ export class QueueDashboardController {
   @Post('session')
   @HttpCode(200)
   @InstanceAdminOnly()
-  @ApiAnswer('{expiresAt}')
+  @ApiAnswer('{expiresAt}', QueueSessionAnswerSchema)
   @ApiErrors([403, NOT_INSTANCE_ADMIN, API_KEY_REFUSED, 'Insufficient API key scope'])
   @ApiOperation({
     summary: 'Lets this browser open the queue dashboard (/api/admin/queues) for 15 minutes',

@@ -17,6 +17,8 @@ import {
   UpdateUserDto,
   VerifyEmailQuery,
 } from './dto/account.dto';
+import { StatusAnswer, SuccessAnswer } from '../../common/http/answers.schema';
+import { SessionListItemSchema, SignInAnswerSchema, VerifyEmailAnswerSchema } from '../auth/auth.schema';
 
 /** The bearer token the request came with (the session token, for a session caller). */
 const bearer = (req: Request) => /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1] ?? null;
@@ -33,7 +35,7 @@ export class AccountController {
 
   @Public()
   @Post('send-verification-email')
-  @ApiAnswer('{status: true}, whether or not the email is known')
+  @ApiAnswer('{status: true}, whether or not the email is known', StatusAnswer)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Email a verification link to an unverified account (sent by the worker); the answer never says whether the address is known; rate limited per client address',
@@ -46,7 +48,7 @@ export class AccountController {
 
   @Public()
   @Get('verify-email')
-  @ApiAnswer('{status: true, user}, or 302 to callbackURL')
+  @ApiAnswer('{status: true, user}, or 302 to callbackURL', VerifyEmailAnswerSchema)
   @ApiOperation({ summary: 'The link of the verification email: marks the email verified (the token works once, for 24 h)' })
   @ApiErrors([400, 'Invalid or expired token', 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL'], [429, 'Too many requests'])
   async verifyEmail(@Query() query: VerifyEmailQuery, @Req() req: Request, @Res() res: Response) {
@@ -60,7 +62,7 @@ export class AccountController {
 
   @Public()
   @Post('request-password-reset')
-  @ApiAnswer('{status: true}, whether or not the email is known')
+  @ApiAnswer('{status: true}, whether or not the email is known', StatusAnswer)
   @HttpCode(200)
   @ApiOperation({ summary: 'Email a password reset link (sent by the worker); the answer never says whether the address is known; rate limited per client address' })
   @ApiErrors([400, 'email must be a valid email address', 'redirectTo must be on the origin of CLIENT_URL or PUBLIC_API_URL'], [429, 'Too many requests'])
@@ -71,7 +73,7 @@ export class AccountController {
 
   @Public()
   @Post('reset-password')
-  @ApiAnswer('{status: true}')
+  @ApiAnswer('{status: true}', StatusAnswer)
   @HttpCode(200)
   @ApiOperation({ summary: "Set a new password with the reset link's token (works once, for 1 h); every session of the user is revoked, API keys stay" })
   @ApiErrors([400, 'Invalid or expired token', 'newPassword must be at least 8 characters'], [429, 'Too many requests'])
@@ -83,7 +85,7 @@ export class AccountController {
 
   @ApiBearerAuth()
   @Post('change-password')
-  @ApiAnswer('{token, user}')
+  @ApiAnswer('{token, user}', SignInAnswerSchema)
   @HttpCode(200)
   @ApiOperation({
     summary: "Change the caller's password; every other session is revoked unless revokeOtherSessions is false (the calling one stays); counted by the sign-in rate limit",
@@ -96,7 +98,7 @@ export class AccountController {
 
   @ApiBearerAuth()
   @Get('list-sessions')
-  @ApiAnswer('Session list item[] (newest first)')
+  @ApiAnswer('Session list item[] (newest first)', [SessionListItemSchema])
   @ApiOperation({ summary: "The caller's live sessions, with the client address and user agent of their sign-in" })
   @ApiErrors([403, 'Insufficient API key scope'])
   listSessions(@CurrentUser() user: AuthUser) {
@@ -105,7 +107,7 @@ export class AccountController {
 
   @ApiBearerAuth()
   @Post('revoke-session')
-  @ApiAnswer('{status: true}')
+  @ApiAnswer('{status: true}', StatusAnswer)
   @HttpCode(200)
   @ApiOperation({ summary: "Revoke one of the caller's live sessions; its token stops working at once" })
   @ApiErrors([403, 'Insufficient API key scope'], [404, 'Session not found'])
@@ -115,7 +117,7 @@ export class AccountController {
 
   @ApiBearerAuth()
   @Post('revoke-other-sessions')
-  @ApiAnswer('{status: true}')
+  @ApiAnswer('{status: true}', StatusAnswer)
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke every session of the caller but the calling one (all of them when called with an API key)' })
   @ApiErrors([403, 'Insufficient API key scope'])
@@ -125,7 +127,7 @@ export class AccountController {
 
   @ApiBearerAuth()
   @Post('update-user')
-  @ApiAnswer('{status: true}')
+  @ApiAnswer('{status: true}', StatusAnswer)
   @HttpCode(200)
   @ApiOperation({ summary: "Change the caller's name and/or avatar image (null removes the image)" })
   @ApiErrors([400, 'name must be longer than or equal to 1 characters', 'image must be an http(s) URL'], [403, 'Insufficient API key scope'])
@@ -135,7 +137,7 @@ export class AccountController {
 
   @ApiBearerAuth()
   @Post('delete-user')
-  @ApiAnswer('{success: true}')
+  @ApiAnswer('{success: true}', SuccessAnswer)
   @HttpCode(200)
   @ApiOperation({
     summary:

@@ -10,6 +10,8 @@ import { AuthService, secureCookies, sessionCookieFor } from './auth.service';
 import { clearedSessionCookie } from '../../common/http/cookies';
 import { CreateApiKeyDto, DeleteApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { SuccessAnswer } from '../../common/http/answers.schema';
+import { ApiKeyRecordSchema, CreatedApiKeySchema, SessionAnswerSchema, SignInAnswerSchema } from '../auth/auth.schema';
 
 const client = (req: Request) => ({ ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
 
@@ -24,7 +26,7 @@ export class AuthController {
 
   @Public()
   @Post('sign-up/email')
-  @ApiAnswer('Sign-in answer')
+  @ApiAnswer('Sign-in answer', SignInAnswerSchema)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create an account; answers a bearer token (null with REQUIRE_EMAIL_VERIFICATION: verify, then sign in); emails a verification link when SMTP is configured',
@@ -41,7 +43,7 @@ export class AuthController {
 
   @Public()
   @Post('sign-in/email')
-  @ApiAnswer('Sign-in answer')
+  @ApiAnswer('Sign-in answer', SignInAnswerSchema)
   @HttpCode(200)
   @ApiOperation({
     summary:
@@ -59,7 +61,7 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Post('sign-out')
-  @ApiAnswer('{success: true}')
+  @ApiAnswer('{success: true}', SuccessAnswer)
   @HttpCode(200)
   async signOut(@CurrentUser() user: AuthUser, @Res({ passthrough: true }) res: Response) {
     const out = await this.auth.signOut(user);
@@ -69,14 +71,14 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Get('get-session')
-  @ApiAnswer('Session answer')
+  @ApiAnswer('Session answer', SessionAnswerSchema)
   getSession(@CurrentUser() user: AuthUser) {
     return this.auth.getSession(user);
   }
 
   @ApiBearerAuth()
   @Post('api-key/create')
-  @ApiAnswer('API key, with `key` (shown only here)')
+  @ApiAnswer('API key, with `key` (shown only here)', CreatedApiKeySchema)
   @ApiKeyScopeCheckedByHandler()
   @HttpCode(200)
   createApiKey(@CurrentUser() user: AuthUser, @Body() dto: CreateApiKeyDto) {
@@ -85,14 +87,14 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Get('api-key/list')
-  @ApiAnswer('API key[] (newest first, without `key`)')
+  @ApiAnswer('API key[] (newest first, without `key`)', [ApiKeyRecordSchema])
   listApiKeys(@CurrentUser() user: AuthUser) {
     return this.auth.listApiKeys(user);
   }
 
   @ApiBearerAuth()
   @Post('api-key/delete')
-  @ApiAnswer('{success: true}')
+  @ApiAnswer('{success: true}', SuccessAnswer)
   @ApiKeyScopeCheckedByHandler()
   @HttpCode(200)
   deleteApiKey(@CurrentUser() user: AuthUser, @Body() dto: DeleteApiKeyDto) {

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/decorators/public.decorator';
 import { ApiAnswer } from '../../common/http/api-errors';
 import { ClientConfigService } from './client-config.service';
+import { ClientConfigSchema } from '../client-config/client-config.schema';
 
 @ApiTags('config')
 @Controller('config')
@@ -11,7 +12,7 @@ export class ClientConfigController {
 
   @Public()
   @Get()
-  @ApiAnswer('Client configuration')
+  @ApiAnswer('Client configuration', ClientConfigSchema)
   @ApiOperation({ summary: "The instance's settings a client needs before signing in: registration, email verification, SMTP, custom OAuth, version" })
   get() {
     return this.config.get();

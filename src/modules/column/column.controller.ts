@@ -5,6 +5,8 @@ import { Id } from '../../common/pipes/id.pipe';
 import { ColumnService } from './column.service';
 import { CreateColumnDto, ReorderColumnsDto, UpdateColumnDto } from './dto/column.dto';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { EmptyAnswer } from '../../common/http/answers.schema';
+import { ColumnRecordSchema } from '../column/column.schema';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
 const COLUMN = { kind: 'column', from: 'params', key: 'id' } as const;
@@ -17,7 +19,7 @@ export class ColumnController {
 
   // Declared before the ':id' routes so 'reorder' is never taken for a column id.
   @Put('reorder/:projectId')
-  @ApiAnswer('{}')
+  @ApiAnswer('{}', EmptyAnswer)
   @RequirePermission('project', 'update', PROJECT)
   @ApiOperation({ summary: 'Set the positions of several columns at once (all or nothing); answers {}' })
   @ApiErrors(
@@ -30,7 +32,7 @@ export class ColumnController {
   }
 
   @Get(':projectId')
-  @ApiAnswer('Column[] (board order)')
+  @ApiAnswer('Column[] (board order)', [ColumnRecordSchema])
   @RequirePermission('project', 'read', PROJECT)
   @ApiOperation({ summary: "The project's columns by position" })
   list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string) {
@@ -38,7 +40,7 @@ export class ColumnController {
   }
 
   @Post(':projectId')
-  @ApiAnswer('Column')
+  @ApiAnswer('Column', ColumnRecordSchema)
   @HttpCode(200)
   @RequirePermission('project', 'update', PROJECT)
   @ApiOperation({ summary: 'Add a column at the end; its slug comes from the name' })
@@ -47,14 +49,14 @@ export class ColumnController {
   }
 
   @Put(':id')
-  @ApiAnswer('Column')
+  @ApiAnswer('Column', ColumnRecordSchema)
   @RequirePermission('project', 'update', COLUMN)
   update(@Scope() scope: ResolvedScope, @Param('id', Id('Column')) id: string, @Body() dto: UpdateColumnDto) {
     return this.columns.update(scope.workspaceId, id, dto);
   }
 
   @Delete(':id')
-  @ApiAnswer('Column (as it was)')
+  @ApiAnswer('Column (as it was)', ColumnRecordSchema)
   @RequirePermission('project', 'update', COLUMN)
   @ApiOperation({ summary: 'Delete an empty column (409 while it holds tasks)' })
   remove(@Scope() scope: ResolvedScope, @Param('id', Id('Column')) id: string) {

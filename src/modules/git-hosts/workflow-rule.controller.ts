@@ -6,6 +6,7 @@ import { Id } from '../../common/pipes/id.pipe';
 import { PROJECT } from './git-routes';
 import { PutWorkflowRuleDto } from './dto/workflow-rule.dto';
 import { COLUMN_NOT_IN_PROJECT, WORKFLOW_RULE_NOT_FOUND, WorkflowRuleService } from './workflow-rule.service';
+import { WorkflowRuleSchema } from '../git-hosts/git-hosts.schema';
 
 const FORBIDDEN: ErrorCase = [403, 'Insufficient permissions', 'Insufficient API key scope'];
 
@@ -16,7 +17,7 @@ export class WorkflowRuleController {
   constructor(private readonly rules: WorkflowRuleService) {}
 
   @Get(':projectId')
-  @ApiAnswer('Workflow rule[] (hostedgit, then selfgit; events in their listed order)')
+  @ApiAnswer('Workflow rule[] (hostedgit, then selfgit; events in their listed order)', [WorkflowRuleSchema])
   @RequirePermission('project', 'read', PROJECT)
   @ApiErrors([403, 'Insufficient API key scope'], [404, 'Project not found'])
   @ApiOperation({ summary: "The project's workflow rules: which column each git event moves a task to" })
@@ -25,7 +26,7 @@ export class WorkflowRuleController {
   }
 
   @Put(':projectId')
-  @ApiAnswer('Workflow rule')
+  @ApiAnswer('Workflow rule', WorkflowRuleSchema)
   @RequirePermission('project', 'update', PROJECT)
   @ApiErrors(
     [400, COLUMN_NOT_IN_PROJECT, 'integrationType must be one of the following values: hostedgit, selfgit', 'eventType must be one of the following values: …'],
@@ -38,7 +39,7 @@ export class WorkflowRuleController {
   }
 
   @Delete(':id')
-  @ApiAnswer('Workflow rule (as it was)')
+  @ApiAnswer('Workflow rule (as it was)', WorkflowRuleSchema)
   @RequirePermission('project', 'update', { kind: 'workflow-rule', from: 'params', key: 'id' })
   @ApiErrors(FORBIDDEN, [404, WORKFLOW_RULE_NOT_FOUND])
   @ApiOperation({ summary: 'Delete a workflow rule; the event falls back to its default column' })

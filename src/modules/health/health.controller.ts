@@ -5,6 +5,7 @@ import { Public } from '../../common/decorators/public.decorator';
 import { RedisService } from '../../redis/redis.service';
 import { ApiAnswer } from '../../common/http/api-errors';
 import { HealthRepository } from './health.repository';
+import { HealthSchema } from '../health/health.schema';
 
 async function within<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -25,7 +26,7 @@ export class HealthController {
 
   @Public()
   @Get()
-  @ApiAnswer('Health')
+  @ApiAnswer('Health', HealthSchema)
   @ApiOperation({ summary: 'Liveness and readiness: checks Postgres and Redis (503 when either is down)' })
   async check() {
     const [db, redis] = await Promise.all([

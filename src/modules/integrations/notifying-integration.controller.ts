@@ -17,8 +17,11 @@ import {
   UpdateMessengerIntegrationDto,
 } from './dto/integration.dto';
 import { IntegrationType } from './integration.record';
+import { ChatWebhookIntegrationSchema, GenericWebhookIntegrationSchema, MessengerIntegrationSchema } from './integration.schema';
 import { IntegrationService } from './integration.service';
 import { DELIVERIES_ERRORS, GET_ERRORS, PROJECT, REDELIVER_ERRORS, REMOVE_ERRORS, UPDATE_ERRORS, WEBHOOK_400, WRITE_ERRORS } from './integration-routes';
+import { SuccessAnswer } from '../../common/http/answers.schema';
+import { DeliveryListSchema, DeliveryRecordSchema } from '../delivery/delivery.schema';
 
 /** What sets one notifying integration's routes apart from another's (docs/integrations.md, "Routes"). */
 interface NotifyingIntegration {
@@ -31,6 +34,8 @@ interface NotifyingIntegration {
   /** The 400 answers each documents besides the shared ones. */
   replace400: ErrorCase;
   update400: ErrorCase;
+  /** The OpenAPI schema of the type's record (GET, POST and PATCH answer it). */
+  record: Type;
   /** What PATCH says after "events merge into the stored ones": which fields null clears. */
   updateNote: string;
 }
@@ -71,7 +76,7 @@ function notifyingIntegrationController(i: NotifyingIntegration): Type {
 
     @Get()
     @AnswersJsonNull()
-    @ApiAnswer(`${Name} integration record, or null when the project has none`)
+    @ApiAnswer(`${Name} integration record, or null when the project has none`, i.record, { nullable: true })
     @RequirePermission('workspace', 'read', PROJECT)
     @ApiErrors(...GET_ERRORS)
     @ApiOperation({ summary: `The project's ${i.name} integration` })
@@ -81,7 +86,7 @@ function notifyingIntegrationController(i: NotifyingIntegration): Type {
 
     @Post()
     @HttpCode(200)
-    @ApiAnswer(`${Name} integration record`)
+    @ApiAnswer(`${Name} integration record`, i.record)
     @RequirePermission('workspace', 'manage_settings', PROJECT)
     @ApiErrors(i.replace400, ...WRITE_ERRORS)
     @ApiOperation({ summary: `Create or replace the project's ${i.name} integration (isActive true; omitted fields back to their defaults)` })
@@ -91,7 +96,7 @@ function notifyingIntegrationController(i: NotifyingIntegration): Type {
     }
 
     @Patch()
-    @ApiAnswer(`${Name} integration record`)
+    @ApiAnswer(`${Name} integration record`, i.record)
     @RequirePermission('workspace', 'manage_settings', PROJECT)
     @ApiErrors(i.update400, ...UPDATE_ERRORS)
     @ApiOperation({ summary: `Change the fields sent; events merge into the stored ones; ${i.updateNote}` })
@@ -101,7 +106,7 @@ function notifyingIntegrationController(i: NotifyingIntegration): Type {
     }
 
     @Delete()
-    @ApiAnswer('{success: true}')
+    @ApiAnswer('{success: true}', SuccessAnswer)
     @RequirePermission('workspace', 'manage_settings', PROJECT)
     @ApiErrors(...REMOVE_ERRORS)
     @ApiOperation({ summary: `Delete the project's ${i.name} integration` })
@@ -110,7 +115,7 @@ function notifyingIntegrationController(i: NotifyingIntegration): Type {
     }
 
     @Get('deliveries')
-    @ApiAnswer('{deliveries: Delivery[]} (newest first)')
+    @ApiAnswer('{deliveries: Delivery[]} (newest first)', DeliveryListSchema)
     @RequirePermission('workspace', 'manage_settings', PROJECT)
     @ApiErrors(...DELIVERIES_ERRORS)
     @ApiOperation({ summary: `The delivery log of the ${i.name} integration, newest first; \`before\` pages on` })
@@ -120,7 +125,7 @@ function notifyingIntegrationController(i: NotifyingIntegration): Type {
 
     @Post('deliveries/:deliveryId/redeliver')
     @HttpCode(200)
-    @ApiAnswer('Delivery (status pending)')
+    @ApiAnswer('Delivery (status pending)', DeliveryRecordSchema)
     @RequirePermission('workspace', 'manage_settings', PROJECT)
     @ApiErrors(...REDELIVER_ERRORS)
     @ApiOperation({ summary: 'Deliver the same event again (same body and webhook-id)' })
@@ -134,11 +139,18 @@ function notifyingIntegrationController(i: NotifyingIntegration): Type {
   return NotifyingIntegrationController;
 }
 
-const CHAT_WEBHOOK = { replaceBody: ChatWebhookIntegrationDto, updateBody: UpdateChatWebhookIntegrationDto, replace400: WEBHOOK_400, update400: WEBHOOK_400 };
+const CHAT_WEBHOOK = {
+  record: ChatWebhookIntegrationSchema,
+  replaceBody: ChatWebhookIntegrationDto,
+  updateBody: UpdateChatWebhookIntegrationDto,
+  replace400: WEBHOOK_400,
+  update400: WEBHOOK_400,
+};
 
 export const MessengerIntegrationController = notifyingIntegrationController({
   type: 'messenger',
   name: 'messenger',
+  record: MessengerIntegrationSchema,
   replaceBody: MessengerIntegrationDto,
   updateBody: UpdateMessengerIntegrationDto,
   replace400: [400, 'Enter a valid bot token', 'chatId is required', 'threadId must be at least 1', 'events.taskCreated must be a boolean value'],
@@ -158,6 +170,7 @@ export const CommunitychatIntegrationController = notifyingIntegrationController
 export const GenericWebhookIntegrationController = notifyingIntegrationController({
   type: 'generic-webhook',
   name: 'generic webhook',
+  record: GenericWebhookIntegrationSchema,
   replaceBody: GenericWebhookIntegrationDto,
   updateBody: UpdateGenericWebhookIntegrationDto,
   replace400: WEBHOOK_400,

@@ -5,6 +5,7 @@ import { Id } from '../../common/pipes/id.pipe';
 import { CreateLabelDto, DetachLabelDto, LabelTaskDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelService } from './label.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { LabelRecordSchema } from '../label/label.schema';
 
 const LABEL = { kind: 'label', from: 'params', key: 'id' } as const;
 const LabelId = Id('Label');
@@ -16,7 +17,7 @@ export class LabelController {
   constructor(private readonly labels: LabelService) {}
 
   @Post()
-  @ApiAnswer("Label (the catalogue label, or with taskId the task's copy)")
+  @ApiAnswer("Label (the catalogue label, or with taskId the task's copy)", LabelRecordSchema)
   @HttpCode(200)
   @RequirePermission('label', 'create', { kind: 'workspace', from: 'body', key: 'workspaceId' })
   @ApiOperation({ summary: 'Create a catalogue label (idempotent per name); with taskId also attach it and answer the task copy' })
@@ -25,7 +26,7 @@ export class LabelController {
   }
 
   @Get('workspace/:workspaceId')
-  @ApiAnswer('Label[] (the catalogue, by name)')
+  @ApiAnswer('Label[] (the catalogue, by name)', [LabelRecordSchema])
   @RequirePermission('label', 'read', { kind: 'workspace', from: 'params', key: 'workspaceId' })
   @ApiOperation({ summary: "The workspace's label catalogue" })
   listWorkspace(@Scope() scope: ResolvedScope, @Param('workspaceId', Id('Workspace')) _workspaceId: string) {
@@ -33,7 +34,7 @@ export class LabelController {
   }
 
   @Get('task/:taskId')
-  @ApiAnswer("Label[] (the task's copies, by name)")
+  @ApiAnswer("Label[] (the task's copies, by name)", [LabelRecordSchema])
   @RequirePermission('label', 'read', { kind: 'task', from: 'params', key: 'taskId' })
   @ApiOperation({ summary: "The task's labels" })
   listTask(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
@@ -41,7 +42,7 @@ export class LabelController {
   }
 
   @Put(':id/task')
-  @ApiAnswer("Label (the task's copy)")
+  @ApiAnswer("Label (the task's copy)", LabelRecordSchema)
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: 'Attach the label to a task (idempotent); answers the task copy' })
   attach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: LabelTaskDto) {
@@ -49,7 +50,7 @@ export class LabelController {
   }
 
   @Delete(':id/task')
-  @ApiAnswer('Label (the removed copy)')
+  @ApiAnswer('Label (the removed copy)', LabelRecordSchema)
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: "Detach the label from a task; answers the removed copy. Without taskId (or without a body) the id must be the task's own copy" })
   @ApiErrors(
@@ -62,14 +63,14 @@ export class LabelController {
   }
 
   @Get(':id')
-  @ApiAnswer('Label')
+  @ApiAnswer('Label', LabelRecordSchema)
   @RequirePermission('label', 'read', LABEL)
   get(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string) {
     return this.labels.get(scope.workspaceId, id);
   }
 
   @Put(':id')
-  @ApiAnswer('Label')
+  @ApiAnswer('Label', LabelRecordSchema)
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: 'Rename/recolor; a catalogue label carries the change to its task copies' })
   @ApiErrors(
@@ -83,7 +84,7 @@ export class LabelController {
   }
 
   @Delete(':id')
-  @ApiAnswer('Label (as it was)')
+  @ApiAnswer('Label (as it was)', LabelRecordSchema)
   @RequirePermission('label', 'delete', LABEL)
   remove(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string) {
     return this.labels.remove(scope.workspaceId, id);

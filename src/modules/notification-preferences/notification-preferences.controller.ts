@@ -13,6 +13,7 @@ import {
   SELECTED_WITHOUT_PROJECTS,
   WORKSPACE_NOT_FOUND,
 } from './notification-preferences.service';
+import { NotificationPreferencesSchema } from '../notification-preferences/notification-preferences.schema';
 
 const GUARD_400 = ['Webhook destination resolves to a non-routable address', 'Webhook destination host could not be resolved'];
 
@@ -28,14 +29,14 @@ export class NotificationPreferencesController {
   constructor(private readonly prefs: NotificationPreferencesService) {}
 
   @Get()
-  @ApiAnswer('Notification preferences record (the defaults for a user who never saved any)')
+  @ApiAnswer('Notification preferences record (the defaults for a user who never saved any)', NotificationPreferencesSchema)
   @ApiOperation({ summary: "The caller's notification preferences with their workspace rules" })
   get(@CurrentUser() user: AuthUser) {
     return this.prefs.get(user);
   }
 
   @Put()
-  @ApiAnswer('Notification preferences record')
+  @ApiAnswer('Notification preferences record', NotificationPreferencesSchema)
   @ApiErrors([
     400,
     'topicpushServerUrl must be an http(s) URL without a query or fragment',
@@ -50,7 +51,7 @@ export class NotificationPreferencesController {
   }
 
   @Put('workspaces/:workspaceId')
-  @ApiAnswer('Notification preferences record')
+  @ApiAnswer('Notification preferences record', NotificationPreferencesSchema)
   @ApiErrors([400, ...USER_CHANNELS.map(enableGloballyFirst), SELECTED_WITHOUT_PROJECTS, FOREIGN_PROJECT], [404, WORKSPACE_NOT_FOUND])
   @ApiOperation({ summary: "Create or update the caller's rule for a workspace: fields sent are merged into the rule" })
   saveRule(@CurrentUser() user: AuthUser, @Param('workspaceId', Id('Workspace')) workspaceId: string, @Body() dto: WorkspaceRuleDto) {
@@ -58,7 +59,7 @@ export class NotificationPreferencesController {
   }
 
   @Delete('workspaces/:workspaceId')
-  @ApiAnswer('Notification preferences record')
+  @ApiAnswer('Notification preferences record', NotificationPreferencesSchema)
   @ApiErrors([404, WORKSPACE_NOT_FOUND, RULE_NOT_FOUND])
   @ApiOperation({ summary: "Delete the caller's rule for a workspace (the global preferences apply there again)" })
   deleteRule(@CurrentUser() user: AuthUser, @Param('workspaceId', Id('Workspace')) workspaceId: string) {

@@ -9,6 +9,9 @@ import { UnlinkAccountDto } from './dto/unlink-account.dto';
 import { sessionCookieFor } from '../auth/auth.service';
 import { OAuthService } from './oauth.service';
 import { ApiAnswer } from '../../common/http/api-errors';
+import { SuccessAnswer } from '../../common/http/answers.schema';
+import { SignInAnswerSchema } from '../auth/auth.schema';
+import { IdTokenAnswerSchema, LinkedAccountSchema } from '../oauth/oauth.schema';
 
 @ApiTags('oauth')
 @Controller()
@@ -38,7 +41,7 @@ export class OAuthController {
 
   @Public()
   @Get('auth/oauth2/callback/custom')
-  @ApiAnswer('Sign-in answer, or 302 to callbackURL#token=…')
+  @ApiAnswer('Sign-in answer, or 302 to callbackURL#token=…', SignInAnswerSchema)
   @ApiOperation({ summary: "The provider's redirect: answers {token, user}, or 302 to callbackURL#token=…" })
   async callback(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response) {
     // The flow's browser cookie has done its job whatever the outcome.
@@ -54,7 +57,7 @@ export class OAuthController {
 
   @ApiBearerAuth()
   @Get('auth/list-accounts')
-  @ApiAnswer('Linked account[]')
+  @ApiAnswer('Linked account[]', [LinkedAccountSchema])
   @ApiOperation({ summary: "The caller's linked provider accounts (no tokens)" })
   listAccounts(@CurrentUser() user: AuthUser) {
     return this.oauth.listAccounts(user);
@@ -62,7 +65,7 @@ export class OAuthController {
 
   @ApiBearerAuth()
   @Post('auth/unlink-account')
-  @ApiAnswer('{success: true}')
+  @ApiAnswer('{success: true}', SuccessAnswer)
   @HttpCode(200)
   @ApiOperation({ summary: "Unlinks the caller's account at a provider; refused when it is the only way to sign in" })
   unlinkAccount(@CurrentUser() user: AuthUser, @Body() dto: UnlinkAccountDto) {
@@ -71,7 +74,7 @@ export class OAuthController {
 
   @ApiBearerAuth()
   @Get('oauth/id-token')
-  @ApiAnswer('{idToken: string | null}')
+  @ApiAnswer('{idToken: string | null}', IdTokenAnswerSchema)
   @ApiOperation({ summary: "The id token of the caller's custom OAuth account (refreshed when expired), or null" })
   idToken(@CurrentUser() user: AuthUser) {
     return this.oauth.idToken(user);

@@ -8,6 +8,7 @@ import { InvitationIdDto, InviteMemberDto } from './dto/invitation.dto';
 import { InvitationService } from './invitation.service';
 import { INVITATION_IN_BODY, ORG_IN_BODY } from './organization.scopes';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { AcceptInvitationAnswerSchema, InvitationRecordSchema, UserInvitationRecordSchema } from '../organization/organization.schema';
 
 @ApiTags('organization')
 @ApiBearerAuth()
@@ -20,7 +21,7 @@ export class InvitationController {
   ) {}
 
   @Post('invite-member')
-  @ApiAnswer('Invitation')
+  @ApiAnswer('Invitation', InvitationRecordSchema)
   @HttpCode(200)
   @RequirePermission('invitation', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Invite by email (pending for 48 h; the email is sent by the worker); needs invitation:create; rate limited per user' })
@@ -43,7 +44,7 @@ export class InvitationController {
   }
 
   @Get('list-user-invitations')
-  @ApiAnswer('User invitation[] (newest first)')
+  @ApiAnswer('User invitation[] (newest first)', [UserInvitationRecordSchema])
   @ApiOperation({ summary: "The pending, unexpired invitations to the caller's email, in every workspace; needs a verified email" })
   @ApiErrors([403, 'Email not verified', 'Insufficient API key scope'])
   listForUser(@CurrentUser() user: AuthUser) {
@@ -51,7 +52,7 @@ export class InvitationController {
   }
 
   @Post('cancel-invitation')
-  @ApiAnswer('Invitation (canceled)')
+  @ApiAnswer('Invitation (canceled)', InvitationRecordSchema)
   @HttpCode(200)
   @RequirePermission('invitation', 'cancel', INVITATION_IN_BODY)
   @ApiOperation({ summary: 'Cancel a pending invitation; needs invitation:cancel' })
@@ -61,7 +62,7 @@ export class InvitationController {
   }
 
   @Post('accept-invitation')
-  @ApiAnswer('{invitation, member}')
+  @ApiAnswer('{invitation, member}', AcceptInvitationAnswerSchema)
   @HttpCode(200)
   @ApiOperation({ summary: "Join the workspace (only the invited email's user); answers {invitation, member}" })
   @ApiErrors(
@@ -74,7 +75,7 @@ export class InvitationController {
   }
 
   @Post('reject-invitation')
-  @ApiAnswer('Invitation (rejected)')
+  @ApiAnswer('Invitation (rejected)', InvitationRecordSchema)
   @HttpCode(200)
   @ApiOperation({ summary: "Decline an invitation (only the invited email's user)" })
   @ApiErrors([400, 'Invitation is no longer pending'], [403, 'You are not the recipient of the invitation', 'Insufficient API key scope'], [404, 'Invitation not found'])

@@ -8,6 +8,7 @@ import { MemberService } from './member.service';
 import { ORG_IN_BODY } from './organization.scopes';
 import { RoleService } from './role.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { CreateRoleAnswerSchema, MemberAnswerSchema } from '../organization/organization.schema';
 
 @ApiTags('organization')
 @ApiBearerAuth()
@@ -19,7 +20,7 @@ export class MemberController {
   ) {}
 
   @Post('update-member-role')
-  @ApiAnswer('{member: Member}')
+  @ApiAnswer('{member: Member}', MemberAnswerSchema)
   @HttpCode(200)
   @RequirePermission('member', 'update', ORG_IN_BODY)
   @ApiOperation({ summary: "Set a member's roles (static or custom); needs member:update and every permission the member holds; only an owner grants or changes owner" })
@@ -40,7 +41,7 @@ export class MemberController {
   }
 
   @Post('remove-member')
-  @ApiAnswer('{member: Member}')
+  @ApiAnswer('{member: Member}', MemberAnswerSchema)
   @HttpCode(200)
   @RequirePermission('member', 'delete', ORG_IN_BODY)
   @ApiOperation({ summary: 'Remove a member by id or email; needs member:delete and every permission the member holds; the last owner stays' })
@@ -54,7 +55,7 @@ export class MemberController {
   }
 
   @Post('create-role')
-  @ApiAnswer('{success, roleData, statements} (see Role)')
+  @ApiAnswer('{success, roleData, statements} (see Role)', CreateRoleAnswerSchema)
   @HttpCode(200)
   @RequirePermission('ac', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Create a custom role {resource: [actions]} (at most 25 per workspace); needs ac:create' })

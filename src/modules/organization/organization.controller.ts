@@ -9,6 +9,7 @@ import { MyPermissionsRecord } from './my-permissions.record';
 import { OrganizationService } from './organization.service';
 import { ORG_IN_BODY, ORG_IN_QUERY } from './organization.scopes';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { FullWorkspaceSchema, InvitationRecordSchema, MemberWithUserSchema, RoleRecordSchema, TeamRecordSchema, WorkspaceRecordSchema } from '../organization/organization.schema';
 
 @ApiTags('organization')
 @ApiBearerAuth()
@@ -17,7 +18,7 @@ export class OrganizationController {
   constructor(private readonly orgs: OrganizationService) {}
 
   @Post('create')
-  @ApiAnswer('Workspace')
+  @ApiAnswer('Workspace', WorkspaceRecordSchema)
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a workspace; the caller becomes its owner' })
   create(@CurrentUser() user: AuthUser, @Body() dto: CreateOrganizationDto) {
@@ -25,14 +26,14 @@ export class OrganizationController {
   }
 
   @Get('list')
-  @ApiAnswer("Workspace[] (the caller's)")
+  @ApiAnswer("Workspace[] (the caller's)", [WorkspaceRecordSchema])
   @ApiKeyScope('workspace', 'read')
   list(@CurrentUser() user: AuthUser) {
     return this.orgs.list(user);
   }
 
   @Get('get-full-organization')
-  @ApiAnswer('Full workspace')
+  @ApiAnswer('Full workspace', FullWorkspaceSchema)
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   @ApiOperation({ summary: 'The workspace with its members, teams and (for members who manage invitations) its invitations' })
   getFull(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
@@ -40,7 +41,7 @@ export class OrganizationController {
   }
 
   @Post('update')
-  @ApiAnswer('Workspace')
+  @ApiAnswer('Workspace', WorkspaceRecordSchema)
   @HttpCode(200)
   @RequirePermission('organization', 'update', ORG_IN_BODY)
   update(@Scope() scope: ResolvedScope, @Body() dto: UpdateOrganizationDto) {
@@ -48,7 +49,7 @@ export class OrganizationController {
   }
 
   @Post('delete')
-  @ApiAnswer('Workspace (as it was)')
+  @ApiAnswer('Workspace (as it was)', WorkspaceRecordSchema)
   @HttpCode(200)
   @RequirePermission('organization', 'delete', { kind: 'workspace', from: 'body', key: 'organizationId' })
   delete(@Scope() scope: ResolvedScope, @Body() _dto: OrganizationIdDto) {
@@ -56,7 +57,7 @@ export class OrganizationController {
   }
 
   @Post('set-active')
-  @ApiAnswer('Workspace')
+  @ApiAnswer('Workspace', WorkspaceRecordSchema)
   @HttpCode(200)
   @RequirePermission('workspace', 'read', { kind: 'workspace', from: 'body', key: 'organizationId' })
   setActive(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Body() _dto: SetActiveOrganizationDto) {
@@ -76,14 +77,14 @@ export class OrganizationController {
   }
 
   @Get('list-members')
-  @ApiAnswer('Member[] (with user)')
+  @ApiAnswer('Member[] (with user)', [MemberWithUserSchema])
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   listMembers(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
     return this.orgs.listMembers(scope.workspaceId);
   }
 
   @Get('list-invitations')
-  @ApiAnswer('Invitation[]')
+  @ApiAnswer('Invitation[]', [InvitationRecordSchema])
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   @ApiOperation({ summary: "The workspace's invitations; needs invitation:create or invitation:cancel" })
   @ApiErrors(
@@ -97,14 +98,14 @@ export class OrganizationController {
   }
 
   @Get('list-teams')
-  @ApiAnswer('Team[]')
+  @ApiAnswer('Team[]', [TeamRecordSchema])
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
   listTeams(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
     return this.orgs.listTeams(scope.workspaceId);
   }
 
   @Get('list-roles')
-  @ApiAnswer('Role[]')
+  @ApiAnswer('Role[]', [RoleRecordSchema])
   @RequirePermission('ac', 'read', ORG_IN_QUERY)
   listRoles(@Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
     return this.orgs.listRoles(scope.workspaceId);

@@ -5,6 +5,8 @@ import { CreateTeamDto, TeamIdDto, TeamMemberDto, UpdateTeamDto } from './dto/te
 import { ORG_IN_BODY, TEAM_IN_BODY } from './organization.scopes';
 import { TeamService } from './team.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { MessageAnswer } from '../../common/http/answers.schema';
+import { TeamMemberRecordSchema, TeamRecordSchema } from '../organization/organization.schema';
 
 /** A team's `organizationId`, when a client sends it, must be the team's workspace. */
 function sameWorkspace(scope: ResolvedScope, organizationId?: string | null): void {
@@ -18,7 +20,7 @@ export class TeamController {
   constructor(private readonly teams: TeamService) {}
 
   @Post('create-team')
-  @ApiAnswer('Team')
+  @ApiAnswer('Team', TeamRecordSchema)
   @HttpCode(200)
   @RequirePermission('team', 'create', ORG_IN_BODY)
   @ApiOperation({ summary: 'Create a team (at most 10 per workspace); needs team:create' })
@@ -32,7 +34,7 @@ export class TeamController {
   }
 
   @Post('update-team')
-  @ApiAnswer('Team')
+  @ApiAnswer('Team', TeamRecordSchema)
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Rename a team (only data.name is written); needs team:update' })
@@ -42,7 +44,7 @@ export class TeamController {
   }
 
   @Post('remove-team')
-  @ApiAnswer('{message: "Team removed successfully."}')
+  @ApiAnswer('{message: "Team removed successfully."}', MessageAnswer)
   @HttpCode(200)
   @RequirePermission('team', 'delete', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Delete a team; needs team:delete' })
@@ -53,7 +55,7 @@ export class TeamController {
   }
 
   @Post('add-team-member')
-  @ApiAnswer('Team member')
+  @ApiAnswer('Team member', TeamMemberRecordSchema)
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Add a workspace member to a team; needs team:update' })
@@ -68,7 +70,7 @@ export class TeamController {
   }
 
   @Post('remove-team-member')
-  @ApiAnswer('{message: "Team member removed successfully."}')
+  @ApiAnswer('{message: "Team member removed successfully."}', MessageAnswer)
   @HttpCode(200)
   @RequirePermission('team', 'update', TEAM_IN_BODY)
   @ApiOperation({ summary: 'Remove a user from a team; needs team:update' })

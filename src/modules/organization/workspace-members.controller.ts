@@ -4,6 +4,7 @@ import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { Id } from '../../common/pipes/id.pipe';
 import { OrganizationService } from './organization.service';
+import { MemberWithUserSchema } from '../organization/organization.schema';
 
 /**
  * `GET /workspace/:workspaceId/members`, the original API's member list that the MCP servers call
@@ -17,7 +18,7 @@ export class WorkspaceMembersController {
   constructor(private readonly orgs: OrganizationService) {}
 
   @Get(':workspaceId/members')
-  @ApiAnswer('Member[] (with user)')
+  @ApiAnswer('Member[] (with user)', [MemberWithUserSchema])
   @RequirePermission('workspace', 'read', { kind: 'workspace', from: 'params', key: 'workspaceId' })
   @ApiOperation({ summary: "The workspace's members, oldest first, each with its user (as GET /auth/organization/list-members)" })
   @ApiErrors([404, 'Workspace not found'])

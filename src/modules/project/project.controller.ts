@@ -5,6 +5,7 @@ import { Id } from '../../common/pipes/id.pipe';
 import { CreateProjectDto, ListProjectsQuery, ReorderProjectsDto, UpdateProjectDto, WorkspaceQuery } from './dto/project.dto';
 import { ProjectService } from './project.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { ProjectRecordSchema } from '../project/project.schema';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'id' } as const;
 
@@ -15,7 +16,7 @@ export class ProjectController {
   constructor(private readonly projects: ProjectService) {}
 
   @Get()
-  @ApiAnswer('Project[] (by position)')
+  @ApiAnswer('Project[] (by position)', [ProjectRecordSchema])
   @RequirePermission('project', 'read', { kind: 'workspace', from: 'query', key: 'workspaceId' })
   @ApiOperation({ summary: "The workspace's projects (archived ones only with includeArchived=true)" })
   list(@Scope() scope: ResolvedScope, @Query() q: ListProjectsQuery) {
@@ -23,7 +24,7 @@ export class ProjectController {
   }
 
   @Post()
-  @ApiAnswer('Project')
+  @ApiAnswer('Project', ProjectRecordSchema)
   @HttpCode(200)
   @RequirePermission('project', 'create', { kind: 'workspace', from: 'body', key: 'workspaceId' })
   @ApiOperation({ summary: 'Create a project with the four default columns' })
@@ -33,7 +34,7 @@ export class ProjectController {
 
   // Before the `:id` routes, which would take "reorder" for an id.
   @Put('reorder')
-  @ApiAnswer('Project[]: every project of the workspace, archived ones included, in the new order')
+  @ApiAnswer('Project[]: every project of the workspace, archived ones included, in the new order', [ProjectRecordSchema])
   @RequirePermission('project', 'update', { kind: 'workspace', from: 'query', key: 'workspaceId' })
   @ApiOperation({ summary: "Reorder the workspace's projects: the listed ones take their positions, then all are renumbered 0..n-1, in one transaction" })
   @ApiErrors(
@@ -46,35 +47,35 @@ export class ProjectController {
   }
 
   @Get(':id')
-  @ApiAnswer('Project')
+  @ApiAnswer('Project', ProjectRecordSchema)
   @RequirePermission('project', 'read', PROJECT)
   get(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
     return this.projects.get(scope.workspaceId, id);
   }
 
   @Put(':id/archive')
-  @ApiAnswer('Project')
+  @ApiAnswer('Project', ProjectRecordSchema)
   @RequirePermission('project', 'update', PROJECT)
   archive(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
     return this.projects.archive(scope.workspaceId, id);
   }
 
   @Put(':id/unarchive')
-  @ApiAnswer('Project')
+  @ApiAnswer('Project', ProjectRecordSchema)
   @RequirePermission('project', 'update', PROJECT)
   unarchive(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {
     return this.projects.unarchive(scope.workspaceId, id);
   }
 
   @Put(':id')
-  @ApiAnswer('Project')
+  @ApiAnswer('Project', ProjectRecordSchema)
   @RequirePermission('project', 'update', PROJECT)
   update(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string, @Body() dto: UpdateProjectDto) {
     return this.projects.update(scope.workspaceId, id, dto);
   }
 
   @Delete(':id')
-  @ApiAnswer('Project (as it was)')
+  @ApiAnswer('Project (as it was)', ProjectRecordSchema)
   @RequirePermission('project', 'delete', PROJECT)
   @ApiOperation({ summary: 'Delete a project with its columns, tasks and everything on them' })
   remove(@Scope() scope: ResolvedScope, @Param('id', Id('Project')) id: string) {

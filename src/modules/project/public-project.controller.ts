@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { Public } from '../../common/decorators/public.decorator';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { PublicProjectService } from './public-project.service';
+import { PublicProjectSchema } from '../project/project.schema';
 
 @ApiTags('project')
 @Controller('public-project')
@@ -12,7 +13,7 @@ export class PublicProjectController {
 
   @Public()
   @Get(':id')
-  @ApiAnswer('Public project')
+  @ApiAnswer('Public project', PublicProjectSchema)
   @ApiOperation({
     summary: 'The read-only board of a project marked public: its columns with their tasks, planned and archived tasks; counted per client address against RATE_LIMIT_API',
   })

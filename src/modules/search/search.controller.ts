@@ -5,6 +5,7 @@ import { AuthUser, CurrentUser } from '../../common/decorators/current-user.deco
 import { SearchQueryDto } from './dto/search-query.dto';
 import { SearchService } from './search.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { SearchAnswerSchema } from '../search/search.schema';
 
 @ApiTags('search')
 @ApiBearerAuth()
@@ -13,7 +14,7 @@ export class SearchController {
   constructor(private readonly searchService: SearchService) {}
 
   @Get()
-  @ApiAnswer('Search answer')
+  @ApiAnswer('Search answer', SearchAnswerSchema)
   @ApiKeyScopeCheckedByHandler()
   @ApiOperation({ summary: 'Search tasks, projects, workspaces, comments and activities in the caller’s workspaces' })
   @ApiErrors(

@@ -8,6 +8,7 @@ import { Id } from '../../common/pipes/id.pipe';
 import { BulkUpdateDto, ImportTasksDto } from './dto/task-bulk.dto';
 import { TaskBulkService } from './task-bulk.service';
 import { TaskTransferService } from './task-transfer.service';
+import { BulkAnswerSchema, ImportAnswerSchema, TaskExportSchema } from '../task-bulk/task-bulk.schema';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
 
@@ -22,7 +23,7 @@ export class TaskBulkController {
   ) {}
 
   @Get('export/:projectId')
-  @ApiAnswer('Task export')
+  @ApiAnswer('Task export', TaskExportSchema)
   @RequirePermission('task', 'read', PROJECT)
   @ApiOperation({
     summary: "The project's tasks as JSON, in board order, each with its labels (labels: null for an API key without the label:read scope)",
@@ -32,7 +33,7 @@ export class TaskBulkController {
   }
 
   @Post('import/:projectId')
-  @ApiAnswer('Import answer')
+  @ApiAnswer('Import answer', ImportAnswerSchema)
   @HttpCode(200)
   @RequirePermission('task', 'create', PROJECT)
   @ApiOperation({
@@ -49,7 +50,7 @@ export class TaskBulkController {
   }
 
   @Patch('bulk')
-  @ApiAnswer('{success: true, updatedCount}')
+  @ApiAnswer('{success: true, updatedCount}', BulkAnswerSchema)
   @ApiKeyScopeCheckedByHandler()
   @ApiOperation({
     summary:

@@ -6,6 +6,7 @@ import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { Id } from '../../common/pipes/id.pipe';
 import { CreateTaskRelationDto } from './dto/task-relation.dto';
 import { TaskRelationService } from './task-relation.service';
+import { TaskRelationListItemSchema, TaskRelationRecordSchema } from '../task-relation/task-relation.schema';
 
 @ApiTags('task-relation')
 @ApiBearerAuth()
@@ -14,7 +15,7 @@ export class TaskRelationController {
   constructor(private readonly relations: TaskRelationService) {}
 
   @Post()
-  @ApiAnswer('Task relation')
+  @ApiAnswer('Task relation', TaskRelationRecordSchema)
   @HttpCode(200)
   @RequirePermission('task', 'update', { kind: 'task', from: 'body', key: 'sourceTaskId' })
   @ApiOperation({ summary: 'Relate two tasks of one workspace: subtask, blocks or related' })
@@ -29,7 +30,7 @@ export class TaskRelationController {
   }
 
   @Get(':taskId')
-  @ApiAnswer('Task relation list item[] (oldest first)')
+  @ApiAnswer('Task relation list item[] (oldest first)', [TaskRelationListItemSchema])
   @RequirePermission('task', 'read', { kind: 'task', from: 'params', key: 'taskId' })
   @ApiOperation({
     summary: "The relations the task is either end of, each with both tasks (assigneeName: null for an API key without the workspace:read scope, which governs people's names)",
@@ -39,7 +40,7 @@ export class TaskRelationController {
   }
 
   @Delete(':id')
-  @ApiAnswer('Task relation (as it was)')
+  @ApiAnswer('Task relation (as it was)', TaskRelationRecordSchema)
   @RequirePermission('task', 'update', { kind: 'task-relation', from: 'params', key: 'id' })
   @ApiErrors([403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Task relation not found'])
   remove(@Scope() scope: ResolvedScope, @Param('id', Id('Task relation')) id: string) {

@@ -17,6 +17,7 @@ import {
 } from './dto/task.dto';
 import { TaskService } from './task.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { MoveAnswerSchema, TaskPageSchema, TaskRecordSchema } from '../task/task.schema';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
 const TASK = { kind: 'task', from: 'params', key: 'id' } as const;
@@ -29,7 +30,7 @@ export class TaskController {
   constructor(private readonly tasks: TaskService) {}
 
   @Post(':projectId')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @HttpCode(200)
   @RequirePermission('task', 'create', PROJECT)
   @ApiOperation({ summary: 'Create a task: next number of the project, end of its column (assigning needs task:assign)' })
@@ -39,7 +40,7 @@ export class TaskController {
   }
 
   @Get('tasks/:projectId')
-  @ApiAnswer('Task page')
+  @ApiAnswer('Task page', TaskPageSchema)
   @RequirePermission('task', 'read', PROJECT)
   @ApiOperation({ summary: "A page of the project's tasks, filtered and sorted" })
   list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Query() q: ListTasksQuery) {
@@ -47,7 +48,7 @@ export class TaskController {
   }
 
   @Put('move/:id')
-  @ApiAnswer('Move answer')
+  @ApiAnswer('Move answer', MoveAnswerSchema)
   @RequirePermission('task', 'update', TASK)
   @ApiOperation({ summary: 'Move a task to another project of the same workspace' })
   @ApiErrors(
@@ -66,35 +67,35 @@ export class TaskController {
   }
 
   @Put('status/:id')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @RequirePermission('task', 'update', TASK)
   status(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskStatusDto) {
     return this.tasks.update(scope, user, id, { status: dto.status });
   }
 
   @Put('priority/:id')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @RequirePermission('task', 'update', TASK)
   priority(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskPriorityDto) {
     return this.tasks.update(scope, user, id, { priority: dto.priority });
   }
 
   @Put('title/:id')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @RequirePermission('task', 'update', TASK)
   title(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskTitleDto) {
     return this.tasks.update(scope, user, id, { title: dto.title });
   }
 
   @Put('description/:id')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @RequirePermission('task', 'update', TASK)
   description(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskDescriptionDto) {
     return this.tasks.update(scope, user, id, { description: dto.description });
   }
 
   @Put('assignee/:id')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @RequirePermission('task', 'assign', TASK)
   @ApiOperation({ summary: 'Assign the task to a workspace member, or unassign it with null' })
   assignee(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskAssigneeDto) {
@@ -102,7 +103,7 @@ export class TaskController {
   }
 
   @Put('due-date/:id')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @ApiOperation({ summary: 'Set the due date; null, "" or no dueDate clears it' })
   @RequirePermission('task', 'update', TASK)
   dueDate(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string, @Body() dto: TaskDueDateDto) {
@@ -110,14 +111,14 @@ export class TaskController {
   }
 
   @Get(':id')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @RequirePermission('task', 'read', TASK)
   get(@Scope() scope: ResolvedScope, @Param('id', TaskId) id: string) {
     return this.tasks.get(scope.workspaceId, id);
   }
 
   @Put(':id')
-  @ApiAnswer('Task')
+  @ApiAnswer('Task', TaskRecordSchema)
   @RequirePermission('task', 'update', TASK)
   @ApiOperation({ summary: 'Update several fields; changing the assignee also needs task:assign; projectId, when sent, must be the current project' })
   @ApiErrors(
@@ -130,7 +131,7 @@ export class TaskController {
   }
 
   @Delete(':id')
-  @ApiAnswer('Task (as it was)')
+  @ApiAnswer('Task (as it was)', TaskRecordSchema)
   @RequirePermission('task', 'delete', TASK)
   remove(@Scope() scope: ResolvedScope, @Param('id', TaskId) id: string) {
     return this.tasks.remove(scope.workspaceId, id);

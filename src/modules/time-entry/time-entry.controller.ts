@@ -6,6 +6,7 @@ import { Id } from '../../common/pipes/id.pipe';
 import { CreateTimeEntryDto, UpdateTimeEntryDto } from './dto/time-entry.dto';
 import { TimeEntryService } from './time-entry.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { TimeEntryRecordSchema } from '../time-entry/time-entry.schema';
 
 const ENTRY = { kind: 'time-entry', from: 'params', key: 'id' } as const;
 const EntryId = Id('Time entry');
@@ -18,7 +19,7 @@ export class TimeEntryController {
   constructor(private readonly entries: TimeEntryService) {}
 
   @Post()
-  @ApiAnswer('Time entry')
+  @ApiAnswer('Time entry', TimeEntryRecordSchema)
   @HttpCode(200)
   @RequirePermission('task', 'update', { kind: 'task', from: 'body', key: 'taskId' })
   @ApiOperation({ summary: 'Record time on a task (no endTime = a running timer)' })
@@ -27,21 +28,21 @@ export class TimeEntryController {
   }
 
   @Get('task/:taskId')
-  @ApiAnswer('Time entry[] (by start time)')
+  @ApiAnswer('Time entry[] (by start time)', [TimeEntryRecordSchema])
   @RequirePermission('task', 'read', { kind: 'task', from: 'params', key: 'taskId' })
   listTask(@Scope() scope: ResolvedScope, @Param('taskId', Id('Task')) taskId: string) {
     return this.entries.listTask(scope.workspaceId, taskId);
   }
 
   @Get(':id')
-  @ApiAnswer('Time entry')
+  @ApiAnswer('Time entry', TimeEntryRecordSchema)
   @RequirePermission('task', 'read', ENTRY)
   get(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string) {
     return this.entries.get(scope.workspaceId, id);
   }
 
   @Put(':id')
-  @ApiAnswer('Time entry')
+  @ApiAnswer('Time entry', TimeEntryRecordSchema)
   @RequirePermission('task', 'update', ENTRY)
   @ApiOperation({ summary: 'Replace start, end (null: a running timer) and description; duration is recomputed in seconds' })
   @ApiErrors(
@@ -54,7 +55,7 @@ export class TimeEntryController {
   }
 
   @Delete(':id')
-  @ApiAnswer('Time entry (as it was)')
+  @ApiAnswer('Time entry (as it was)', TimeEntryRecordSchema)
   @RequirePermission('task', 'update', ENTRY)
   remove(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string) {
     return this.entries.remove(scope.workspaceId, id);

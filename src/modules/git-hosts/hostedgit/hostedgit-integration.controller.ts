@@ -11,6 +11,8 @@ import { Id } from '../../../common/pipes/id.pipe';
 import { GIT_GET_ERRORS, GIT_REMOVE_ERRORS, GIT_UPDATE_ERRORS, GIT_WRITE_ERRORS, PROJECT } from '../git-routes';
 import { HostedgitAuthorizeDto, HostedgitIntegrationDto, UpdateHostedgitIntegrationDto } from './dto/hostedgit.dto';
 import { INSTALLATION_MISMATCH, INVALID_LINK_STATE, LINK_NOT_CONFIGURED, LINK_NOT_THIS_BROWSER, HostedgitIntegrationService, PROOF_NEEDED } from './hostedgit-integration.service';
+import { SuccessAnswer } from '../../../common/http/answers.schema';
+import { AuthorizeUrlAnswerSchema, GitWebhookAnswerSchema, HostedgitIntegrationSchema } from '../../git-hosts/git-hosts.schema';
 
 @ApiTags('hostedgit-integration')
 @Controller('hostedgit-integration')
@@ -20,7 +22,7 @@ export class HostedgitIntegrationController {
   @Get('project/:projectId')
   @ApiBearerAuth()
   @AnswersJsonNull()
-  @ApiAnswer('Hostedgit integration record, or null when the project has none')
+  @ApiAnswer('Hostedgit integration record, or null when the project has none', HostedgitIntegrationSchema, { nullable: true })
   @RequirePermission('workspace', 'read', PROJECT)
   @ApiErrors(...GIT_GET_ERRORS)
   @ApiOperation({ summary: "The project's hostedgit integration" })
@@ -31,7 +33,7 @@ export class HostedgitIntegrationController {
   @Post('project/:projectId')
   @HttpCode(200)
   @ApiBearerAuth()
-  @ApiAnswer('Hostedgit integration record')
+  @ApiAnswer('Hostedgit integration record', HostedgitIntegrationSchema)
   @RequirePermission('workspace', 'manage_settings', PROJECT)
   @ApiErrors(...GIT_WRITE_ERRORS, [403, PROOF_NEEDED], [400, INSTALLATION_MISMATCH])
   @ApiOperation({
@@ -44,7 +46,7 @@ export class HostedgitIntegrationController {
   @Post('project/:projectId/authorize')
   @HttpCode(200)
   @ApiBearerAuth()
-  @ApiAnswer('{url}: the hosted git service page where the user authorizes the App; sets the HttpOnly cookie of this browser')
+  @ApiAnswer('{url}: the hosted git service page where the user authorizes the App; sets the HttpOnly cookie of this browser', AuthorizeUrlAnswerSchema)
   @RequirePermission('workspace', 'manage_settings', PROJECT)
   @ApiErrors([503, LINK_NOT_CONFIGURED], [400, 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL'])
   @ApiOperation({
@@ -67,7 +69,7 @@ export class HostedgitIntegrationController {
 
   @Get('callback')
   @Public()
-  @ApiAnswer('Hostedgit integration record, or 302 to the callbackURL with ?hostedgit=linked|error')
+  @ApiAnswer('Hostedgit integration record, or 302 to the callbackURL with ?hostedgit=linked|error', HostedgitIntegrationSchema)
   @ApiQuery({ name: 'code', required: false })
   @ApiQuery({ name: 'state', required: true })
   @ApiErrors([400, INVALID_LINK_STATE], [400, LINK_NOT_THIS_BROWSER], [403, 'You must be an admin or maintainer of <owner>/<name> on the hosted git service to link it'])
@@ -83,7 +85,7 @@ export class HostedgitIntegrationController {
   @Patch('project/:projectId')
   @ApiBearerAuth()
   @ErrorBodyKey('error')
-  @ApiAnswer('Hostedgit integration record')
+  @ApiAnswer('Hostedgit integration record', HostedgitIntegrationSchema)
   @RequirePermission('workspace', 'manage_settings', PROJECT)
   @ApiErrors(...GIT_UPDATE_ERRORS)
   @ApiOperation({ summary: 'Change isActive, commentTaskLinkOnHostedgitIssue or branchPattern; errors answer {error}' })
@@ -93,7 +95,7 @@ export class HostedgitIntegrationController {
 
   @Delete('project/:projectId')
   @ApiBearerAuth()
-  @ApiAnswer('{success: true}')
+  @ApiAnswer('{success: true}', SuccessAnswer)
   @RequirePermission('workspace', 'manage_settings', PROJECT)
   @ApiErrors(...GIT_REMOVE_ERRORS)
   @ApiOperation({ summary: "Delete the project's hostedgit integration" })
@@ -109,7 +111,7 @@ export class HostedgitIntegrationController {
   @ApiHeader({ name: 'X-GitHub-Event', required: true, description: 'issues, issue_comment, push, pull_request (others are ignored)' })
   @ApiHeader({ name: 'X-GitHub-Delivery', required: false, description: 'the delivery id (a replay of one changes nothing)' })
   @ApiBody({ description: "the App's webhook payload (JSON)", schema: { type: 'object', additionalProperties: true } })
-  @ApiAnswer('{ok: true, outcome: applied | unchanged | duplicate | ignored, taskIds, reason?}')
+  @ApiAnswer('{ok: true, outcome: applied | unchanged | duplicate | ignored, taskIds, reason?}', GitWebhookAnswerSchema)
   @ApiErrors(
     [401, 'Invalid signature'],
     [415, 'The webhook body must be JSON (Content-Type: application/json)'],

@@ -12,6 +12,8 @@ import { Id } from '../../../common/pipes/id.pipe';
 import { GIT_GET_ERRORS, GIT_REMOVE_ERRORS, GIT_UPDATE_ERRORS, GIT_WRITE_ERRORS, WEBHOOK_ERRORS, PROJECT } from '../git-routes';
 import { ImportIssuesDto, SelfgitIntegrationDto, UpdateSelfgitIntegrationDto, VerifySelfgitDto } from './dto/selfgit.dto';
 import { SelfgitIntegrationService } from './selfgit-integration.service';
+import { SuccessAnswer } from '../../../common/http/answers.schema';
+import { GitWebhookAnswerSchema, SelfgitImportAnswerSchema, SelfgitIntegrationSchema, SelfgitVerifyAnswerSchema } from '../../git-hosts/git-hosts.schema';
 
 const SERVER_400 = [
   400,
@@ -29,7 +31,7 @@ export class SelfgitIntegrationController {
   @Get('project/:projectId')
   @ApiBearerAuth()
   @AnswersJsonNull()
-  @ApiAnswer('Selfgit integration record, or null when the project has none')
+  @ApiAnswer('Selfgit integration record, or null when the project has none', SelfgitIntegrationSchema, { nullable: true })
   @RequirePermission('workspace', 'read', PROJECT)
   @ApiErrors(...GIT_GET_ERRORS)
   @ApiOperation({ summary: "The project's selfgit integration; webhookSecret in clear only for members with workspace:manage_settings" })
@@ -40,7 +42,7 @@ export class SelfgitIntegrationController {
   @Post('project/:projectId')
   @HttpCode(200)
   @ApiBearerAuth()
-  @ApiAnswer('Selfgit integration record')
+  @ApiAnswer('Selfgit integration record', SelfgitIntegrationSchema)
   @RequirePermission('workspace', 'manage_settings', PROJECT)
   @ApiErrors([...SERVER_400, 'Repository not found, or the token cannot see it.', 'The selfgit server refused the access token'], ...GIT_WRITE_ERRORS)
   @ApiOperation({ summary: "Create or replace the project's selfgit integration, after checking the token can write to the repository's issues" })
@@ -50,7 +52,7 @@ export class SelfgitIntegrationController {
 
   @Patch('project/:projectId')
   @ApiBearerAuth()
-  @ApiAnswer('Selfgit integration record')
+  @ApiAnswer('Selfgit integration record', SelfgitIntegrationSchema)
   @RequirePermission('workspace', 'manage_settings', PROJECT)
   @ApiErrors(...GIT_UPDATE_ERRORS)
   @ApiOperation({ summary: 'Change isActive, commentTaskLinkOnSelfgitIssue or branchPattern' })
@@ -60,7 +62,7 @@ export class SelfgitIntegrationController {
 
   @Delete('project/:projectId')
   @ApiBearerAuth()
-  @ApiAnswer('{success: true}')
+  @ApiAnswer('{success: true}', SuccessAnswer)
   @RequirePermission('workspace', 'manage_settings', PROJECT)
   @ApiErrors(...GIT_REMOVE_ERRORS)
   @ApiOperation({ summary: "Delete the project's selfgit integration" })
@@ -71,7 +73,7 @@ export class SelfgitIntegrationController {
   @Post('project/:projectId/rotate-webhook-secret')
   @HttpCode(200)
   @ApiBearerAuth()
-  @ApiAnswer('Selfgit integration record')
+  @ApiAnswer('Selfgit integration record', SelfgitIntegrationSchema)
   @RequirePermission('workspace', 'manage_settings', PROJECT)
   @ApiErrors(...GIT_REMOVE_ERRORS)
   @ApiOperation({
@@ -86,7 +88,7 @@ export class SelfgitIntegrationController {
   @HttpCode(200)
   @ApiBearerAuth()
   @ApiKeyScope('workspace', 'manage_settings')
-  @ApiAnswer('{isInstalled, hasRequiredPermissions, repositoryExists, repositoryPrivate, missingPermissions, message}')
+  @ApiAnswer('{isInstalled, hasRequiredPermissions, repositoryExists, repositoryPrivate, missingPermissions, message}', SelfgitVerifyAnswerSchema)
   @ApiErrors(
     [...SERVER_400],
     [401, 'The selfgit server refused the access token'],
@@ -103,6 +105,7 @@ export class SelfgitIntegrationController {
   @ApiBearerAuth()
   @ApiAnswer(
     'Selfgit import answer {imported, updated, skipped, errors, more, note}: more is true when the run stopped at one of its bounds (500 issues imported or updated, 30 s, 100 new comments of an issue, by default; docs/git-hosts.md, "Importing issues") and the next run goes on with the rest, note says which; a page of more than the 100 issues asked for is cut to 100 and reported in errors',
+    SelfgitImportAnswerSchema,
   )
   @RequirePermission('workspace', 'manage_settings', { kind: 'project', from: 'body', key: 'projectId' })
   @ApiErrors(
@@ -130,7 +133,7 @@ export class SelfgitIntegrationController {
   @ApiHeader({ name: 'X-Gitea-Event', required: true, description: 'issues, issue_comment, push, pull_request (others are ignored)' })
   @ApiHeader({ name: 'X-Gitea-Delivery', required: false, description: 'the delivery id (a replay of one changes nothing)' })
   @ApiBody({ description: "the selfgit server's webhook payload (JSON)", schema: { type: 'object', additionalProperties: true } })
-  @ApiAnswer('{ok: true, outcome: applied | unchanged | duplicate | ignored, taskIds, reason?}')
+  @ApiAnswer('{ok: true, outcome: applied | unchanged | duplicate | ignored, taskIds, reason?}', GitWebhookAnswerSchema)
   @ApiErrors(...WEBHOOK_ERRORS)
   @ApiOperation({ summary: "The selfgit repository's webhook (no login: the signature proves the sender); errors answer {error}" })
   receive(@Param('integrationId') integrationId: string, @Headers() headers: Record<string, string>, @Req() req: Request & { rawBody?: Buffer }) {
