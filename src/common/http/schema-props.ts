@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 
 /**
  * @ApiProperty shorthands for the OpenAPI schemas of records (docs/records.md): ids are UUID
@@ -17,3 +18,10 @@ export const FlagProp = (extra?: Extra) => prop({ type: Boolean }, extra);
 export const ObjectProp = (extra?: Extra) => prop({ type: 'object', additionalProperties: true }, extra);
 /** `{resource: [actions]}`. */
 export const PermissionMapProp = (extra?: Extra) => prop({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }, extra);
+
+/**
+ * A nested record that may be null: `allOf: [$ref]` with `nullable` (OpenAPI 3.0 ignores the
+ * siblings of a bare $ref), without the `type: object` Nest would add beside it (a bare object).
+ */
+export const NullableRefProp = (target: Function, extra: Omit<Extra, 'nullable'> = {}): PropertyDecorator =>
+  applyDecorators(ApiProperty({ allOf: [{ $ref: getSchemaPath(target) }], nullable: true, ...extra } as ApiPropertyOptions));

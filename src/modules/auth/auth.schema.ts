@@ -1,6 +1,6 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { StatusAnswer } from '../../common/http/answers.schema';
-import { FlagProp, IdProp, PermissionMapProp, TextProp, TimeProp } from '../../common/http/schema-props';
+import { FlagProp, IdProp, NullableRefProp, PermissionMapProp, TextProp, TimeProp } from '../../common/http/schema-props';
 
 /** The OpenAPI schema of the User record (UserRecord; docs/records.md, "User"). */
 @ApiSchema({ name: 'User' })
@@ -34,8 +34,9 @@ export class SessionRecordSchema {
 
 /** Session answer (`GET /auth/get-session`). */
 @ApiSchema({ name: 'SessionAnswer' })
+@ApiExtraModels(SessionRecordSchema)
 export class SessionAnswerSchema {
-  @ApiProperty({ type: SessionRecordSchema, nullable: true, description: 'null when the caller is an API key' }) session: SessionRecordSchema | null;
+  @NullableRefProp(SessionRecordSchema, { description: 'null when the caller is an API key' }) session: SessionRecordSchema | null;
   @ApiProperty({ type: UserRecordSchema }) user: UserRecordSchema;
 }
 

@@ -1,5 +1,5 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { FlagProp, IdProp, IntProp, TextProp, TimeProp } from '../../common/http/schema-props';
+import { ApiExtraModels, ApiSchema } from '@nestjs/swagger';
+import { FlagProp, IdProp, NullableRefProp, IntProp, TextProp, TimeProp } from '../../common/http/schema-props';
 
 /** The user behind a notification's change. */
 @ApiSchema({ name: 'NotificationActor' })
@@ -10,6 +10,7 @@ export class NotificationActorSchema {
 
 /** The OpenAPI schema of the Notification record (NotificationRecord; docs/records.md, "Notification"). */
 @ApiSchema({ name: 'Notification' })
+@ApiExtraModels(NotificationActorSchema)
 export class NotificationRecordSchema {
   @IdProp() id: string;
   @TextProp() type: string;
@@ -19,7 +20,7 @@ export class NotificationRecordSchema {
   @IdProp({ nullable: true }) taskId: string | null;
   @IdProp({ nullable: true }) projectId: string | null;
   @IdProp() workspaceId: string;
-  @ApiProperty({ type: NotificationActorSchema, nullable: true, description: 'null when no user is behind the change' }) actor: NotificationActorSchema | null;
+  @NullableRefProp(NotificationActorSchema, { description: 'null when no user is behind the change' }) actor: NotificationActorSchema | null;
   @TimeProp() createdAt: string;
 }
 

@@ -103,7 +103,33 @@ const entry: Body<'/api/time-entry', 'post'> = { ...({} as Body<'/api/time-entry
 const notFound: ErrorOf<'/api/task/{id}', 'put', 404> = { message: 'Task not found' };
 const message: string = notFound.message;
 
+// Success answers: without a 200 JSON schema the answer is a string literal, whose fields do not exist.
+type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : 'no 200 JSON schema';
+declare const task: Ok<'/api/task/{id}', 'get'>;
+const title: string = task.title;
+const taskDescription: string | null = task.description;
+const priority: 'no-priority' | 'low' | 'medium' | 'high' | 'urgent' = task.priority;
+declare const page: Ok<'/api/task/tasks/{projectId}', 'get'>;
+const firstDue: string | null = page.data[0].dueDate;
+const total: number = page.pagination.total;
+declare const projects: Ok<'/api/project', 'get'>;
+const projectId: string = projects[0].id;
+const archivedAt: string | null = projects[0].archivedAt;
+declare const session: Ok<'/api/auth/get-session', 'get'>;
+const sessionId: string | undefined = session.session?.id;
+const email: string = session.user.email;
+declare const signIn: Ok<'/api/auth/sign-in/email', 'post'>;
+const bearer: string | null = signIn.token;
+declare const notifications: Ok<'/api/notification', 'get'>;
+const actor: string | undefined = notifications[0].actor?.name;
+declare const deliveries: Ok<'/api/generic-webhook-integration/project/{projectId}', 'get'>;
+const maskedSecret: string | null | undefined = deliveries?.maskedSecret;
+declare const log: Ok<'/api/generic-webhook-integration/project/{projectId}/deliveries', 'get'>;
+const statusCode: number | null = log.deliveries[0].attempts[0].statusCode;
+const created: components['schemas']['Task']['createdAt'] = task.createdAt;
+
 export const used = [cleared, dated, update, description, due, column, recolored, icon, project, entry, message];
+export const answers = [title, taskDescription, priority, firstDue, total, projectId, archivedAt, sessionId, email, bearer, actor, maskedSecret, statusCode, created];
 `;
 
 describe('GET /api/openapi.json: types generated from it', () => {
@@ -117,6 +143,16 @@ describe('GET /api/openapi.json: types generated from it', () => {
 
   it('type-checks a client of real routes (strict TypeScript, no diagnostics)', async () => {
     expect(await typeCheck(doc, CLIENT, 'served')).toEqual([]);
+  }, 60_000);
+
+  it('the same client fails against a document where a success answer has no schema, or a nullable field is not nullable', async () => {
+    const broken = structuredClone(doc);
+    delete broken.paths['/api/task/{id}'].get.responses['200'].content;
+    broken.components.schemas.Project.properties.archivedAt.nullable = false;
+    const diagnostics = (await typeCheck(broken, CLIENT, 'no-answer')).join('\n');
+    expect(diagnostics).toMatch(/Property 'title' does not exist on type '"no 200 JSON schema"'/);
+    expect(diagnostics).toMatch(/Property 'description' does not exist on type '"no 200 JSON schema"'/);
+    expect(diagnostics).not.toMatch(/archivedAt/); // string is assignable to string | null: the type check reads, the validator (openapi-responses) checks nullability
   }, 60_000);
 
   it('the same client fails against a document where a nullable field is a bare object (the check can fail)', async () => {
