@@ -13,6 +13,7 @@ function typeOf(schema: Json | undefined, doc: Json): string {
   if (schema.enum) return schema.enum.map((v: unknown) => `\`${v}\``).join(' \\| ');
   if (schema.type === 'array') return `${typeOf(schema.items, doc)}[]`;
   if (schema.oneOf || schema.anyOf) return (schema.oneOf ?? schema.anyOf).map((s: Json) => typeOf(s, doc)).join(' \\| ');
+  if (schema.allOf?.length === 1) return `${typeOf(schema.allOf[0], doc)}${schema.nullable ? ' \\| null' : ''}`;
   return schema.format ? `${schema.type} (${schema.format})` : (schema.type ?? 'object');
 }
 
@@ -60,11 +61,53 @@ function parameterSection(op: Json, doc: Json): string[] {
   return ['**Parameters:**', '', '| Name | In | Type | Required | Notes |', '|---|---|---|---|---|', ...rows, ''];
 }
 
-function answerSection(op: Json): string[] {
+/** A success answer's schema by name (`Task`, `Task[]`, `Workspace | null`); the fields of each are under "Answer schemas". */
+function answerSchema(response: Json, doc: Json): string {
+  const schema = response.content?.['application/json']?.schema;
+  return schema ? ` → \`${typeOf(schema, doc)}\`` : '';
+}
+
+function answerSection(op: Json, doc: Json): string[] {
   const statuses = Object.keys(op.responses ?? {}).sort();
   const errorKey = statuses.some((s) => op.responses[s].content?.['application/json']?.schema?.$ref === '#/components/schemas/ErrorKeyBody');
   const head = errorKey ? '**Answers** (error bodies are `{"error": string}` here):' : '**Answers:**';
-  return [head, '', ...statuses.map((s) => `- ${s}: ${oneLine(op.responses[s].description) || '—'}`), ''];
+  return [head, '', ...statuses.map((s) => `- ${s}: ${oneLine(op.responses[s].description) || '—'}${/^2/.test(s) ? answerSchema(op.responses[s], doc) : ''}`), ''];
+}
+
+/** The schemas success answers use, directly or nested, by name. */
+function answerSchemaNames(doc: Json): string[] {
+  const names = new Set<string>();
+  const visit = (s: Json | undefined) => {
+    if (!s || typeof s !== 'object') return;
+    if (s.$ref) {
+      const name = String(s.$ref).split('/').pop()!;
+      if (names.has(name)) return;
+      names.add(name);
+      return visit(doc.components?.schemas?.[name]);
+    }
+    for (const p of Object.values<Json>(s.properties ?? {})) visit(p);
+    visit(s.items);
+    for (const k of ['allOf', 'oneOf', 'anyOf']) for (const x of s[k] ?? []) visit(x);
+  };
+  for (const item of Object.values<Json>(doc.paths))
+    for (const op of Object.values<Json>(item))
+      for (const [status, r] of Object.entries<Json>(op?.responses ?? {})) if (/^2/.test(status)) visit(r.content?.['application/json']?.schema);
+  return [...names].sort();
+}
+
+/** Every answer schema's fields: a field without a value is null where it says `| null`, never missing where it is required. */
+function answerSchemasSection(doc: Json): string[] {
+  const out = ['## Answer schemas', '', 'The records the routes answer (docs/records.md describes them), field by field.', ''];
+  for (const name of answerSchemaNames(doc)) {
+    const schema = doc.components.schemas[name];
+    const required = new Set<string>(schema.required ?? []);
+    const rows = Object.entries<Json>(schema.properties ?? {}).map(([field, prop]) => {
+      const type = `${typeOf(prop, doc)}${prop.nullable && !prop.allOf ? ' \\| null' : ''}`;
+      return `| \`${field}\` | ${type} | ${required.has(field) ? 'yes' : 'no'} | ${oneLine(prop.description)} |`;
+    });
+    out.push(`### \`${name}\``, '', ...(rows.length ? ['| Field | Type | Required | Notes |', '|---|---|---|---|', ...rows] : ['No fields.']), '');
+  }
+  return out;
 }
 
 export function renderApiDocs(doc: Json): string {
@@ -95,9 +138,10 @@ export function renderApiDocs(doc: Json): string {
       out.push(`### \`${method.toUpperCase()} ${path}\``, '');
       if (op.summary) out.push(oneLine(op.summary), '');
       if (op['x-access']) out.push(`**Access:** ${oneLine(op['x-access'])}`, '');
-      out.push(...parameterSection(op, doc), ...bodySection(op, doc), ...answerSection(op));
+      out.push(...parameterSection(op, doc), ...bodySection(op, doc), ...answerSection(op, doc));
     }
   }
+  out.push(...answerSchemasSection(doc));
   return (
     out
       .join('\n')
