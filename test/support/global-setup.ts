@@ -1,3 +1,4 @@
+import chromium from '@sparticuz/chromium';
 import { migrate } from '../../src/database/migrate';
 import { BASE_PREFIX, isStaleTestDatabase, TEMPLATE_DB, urlFor, withAdmin } from './db';
 import { startTestServers } from './local-servers';
@@ -20,6 +21,8 @@ export default async function globalSetup(): Promise<void> {
     await c.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
   });
   await migrate(urlFor(TEMPLATE_DB));
-  // The browser tests drive the web app that the service serves (test/e2e/web).
+  // The browser tests drive the web app that the service serves (test/e2e/web), in the Chromium
+  // the npm package ships: unpacked here once, not by two test files at the same time.
   ensureWebApp();
+  await chromium.executablePath();
 }

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+
+/** Helpers of the browser tests (test/e2e/web): pages that record their problems, sign-in, axe-core. */
+
+/** A page whose console errors and failed requests fail the test that made it. */
+export async function newPage(browser: Browser, origin: string): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: origin });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  // A 401 is how the app learns that nobody is signed in (the browser logs it as a failed load); any other error counts.
+  page.on('console', (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return { page, problems, close: () => context.close() };
+}
+
+/** A task's card on the board (the button that opens it). */
+export const card = (page: Page, title: string) => page.locator('button.card-open', { hasText: title });
+
+/** Signs in through the form (the answer sets the session cookie). */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** axe-core's serious and critical findings on the page as it is. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated by the test, not added as an inline script (which the service's CSP refuses, as it should).
+  await page.evaluate(AXE);
+  // A string: the test's TypeScript knows no DOM; the page runs it.
+  const found = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, n: v.nodes.length })))')) as {
+    id: string;
+    impact: string;
+    n: number;
+  }[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.n})`);
+}
