@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { startTestApp, TestApp } from '../../support/app';
 import { launchBrowser } from '../../support/browser';
+import { until } from '../../support/until';
 import { axeViolations, card, newPage as openPage, signIn } from '../../support/web-page';
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
@@ -75,6 +76,57 @@ describe('the web app', () => {
       await page.getByRole('button', { name: 'Comment' }).click();
       await page.getByRole('dialog').getByText('Use whale oil.').waitFor();
       expect(await axeViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('task detail: priority, assignee, due date, labels, a timer, a safe markdown description, moving it', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Detail' });
+    const other = await createProject(t, owner.token, workspaceId, { name: 'Elsewhere' });
+    const task = await createTask(t, owner.token, project.id, { title: 'Every field' });
+    expect((await t.api.post('/label', { name: 'urgent-fix', color: '#cc0000', workspaceId }, owner.token)).status).toBe(200);
+    const { page, problems, close } = await newPage();
+    try {
+      await signIn(page, owner.user.email, 'correct horse battery');
+      await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+      await page.goto(`/w/${workspaceId}/p/${project.id}/t/${task.id}`);
+      const panel = page.getByRole('dialog');
+      await panel.getByRole('heading', { name: /Every field/ }).waitFor();
+
+      await panel.getByLabel('Priority').selectOption('high');
+      await panel.getByLabel('Assignee').selectOption(owner.user.id);
+      await panel.getByLabel('Due date').fill('2026-12-24');
+      await panel.getByRole('checkbox', { name: 'urgent-fix' }).check();
+      const saved = async () => (await t.api.get(`/task/${task.id}`, owner.token)).body;
+      await until('the fields saved', async () => {
+        const x = await saved();
+        return x.priority === 'high' && x.userId === owner.user.id && x.dueDate?.startsWith('2026-12-24');
+      });
+      await until('the label on the task', async () => (await t.api.get(`/label/task/${task.id}`, owner.token)).body.some((l: { name: string }) => l.name === 'urgent-fix'));
+
+      // Markdown is rendered; markup in it is not run.
+      await panel.getByRole('button', { name: 'Edit description' }).click();
+      await panel.getByLabel('Description (Markdown)').fill('Some **bold** work <img src=x onerror="window.pwned=1"> [bad](javascript:alert(1))');
+      await panel.getByRole('button', { name: 'Save description' }).click();
+      await panel.locator('.description strong', { hasText: 'bold' }).waitFor();
+      expect(await panel.locator('.description img').count()).toBe(0);
+      expect(await panel.locator('.description a[href^="javascript"]').count()).toBe(0);
+      expect(await page.evaluate('window.pwned')).toBeUndefined();
+
+      await panel.getByRole('button', { name: 'Start timer' }).click();
+      await panel.getByRole('timer').waitFor();
+      await panel.getByRole('button', { name: 'Stop timer' }).click();
+      await panel.getByRole('button', { name: 'Start timer' }).waitFor();
+      expect((await t.api.get(`/time-entry/task/${task.id}`, owner.token)).body).toEqual([expect.objectContaining({ endTime: expect.any(String) })]);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await panel.getByLabel('Destination project').selectOption(other.id);
+      await panel.getByRole('button', { name: 'Move task' }).click();
+      await page.waitForURL((u) => u.pathname.startsWith(`/w/${workspaceId}/p/${other.id}/t/`));
+      await until('the task in the other project', async () => (await saved()).projectId === other.id);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -84,7 +84,15 @@ export function BoardPage({ workspaceId, projectId, taskId }: { workspaceId: str
             </div>
           </DndContext>
         )}
-        {taskId && <TaskPanel taskId={taskId} projectSlug={project.data?.slug ?? ''} columns={columns.data ?? []} onClose={() => navigate(`/w/${workspaceId}/p/${projectId}`)} />}
+        {taskId && (
+          <TaskPanel
+            workspaceId={workspaceId}
+            taskId={taskId}
+            projectSlug={project.data?.slug ?? ''}
+            columns={columns.data ?? []}
+            onClose={() => navigate(`/w/${workspaceId}/p/${projectId}`)}
+          />
+        )}
       </main>
     </>
   );
