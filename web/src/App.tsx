@@ -33,6 +33,8 @@ export function App() {
   if (session.error) return <ErrorState error={session.error} />;
   if (!session.data) return <AuthPage mode={path === '/sign-up' ? 'sign-up' : 'sign-in'} />;
 
+  const list = match('/w/:workspaceId/p/:projectId/list', path);
+  if (list) return <BoardPage workspaceId={list.workspaceId!} projectId={list.projectId!} taskId={null} view="list" />;
   const board = match('/w/:workspaceId/p/:projectId', path) ?? match('/w/:workspaceId/p/:projectId/t/:taskId', path);
   if (board) return <BoardPage workspaceId={board.workspaceId!} projectId={board.projectId!} taskId={board.taskId ?? null} />;
   const workspace = match('/w/:workspaceId', path);

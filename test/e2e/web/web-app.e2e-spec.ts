@@ -133,6 +133,47 @@ describe('the web app', () => {
     }
   });
 
+  it('the list view filters by text, status, assignee, priority and due date', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Listed' });
+    await createTask(t, owner.token, project.id, { title: 'Alpha urgent', priority: 'urgent', userId: owner.user.id, dueDate: '2026-12-01T00:00:00.000Z' });
+    await createTask(t, owner.token, project.id, { title: 'Beta low', priority: 'low', status: 'done' });
+    await createTask(t, owner.token, project.id, { title: 'Gamma later', priority: 'urgent', dueDate: '2027-03-01T00:00:00.000Z' });
+    const { page, problems, close } = await newPage();
+    try {
+      await signIn(page, owner.user.email, 'correct horse battery');
+      await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+      await page.goto(`/w/${workspaceId}/p/${project.id}`);
+      await page.getByRole('link', { name: 'List' }).click();
+      const rows = page.locator('.task-table tbody tr');
+      await page.getByText('3 of 3 tasks').waitFor();
+      await page.getByLabel('Priority filter').selectOption('urgent');
+      await page.getByText('2 of 3 tasks').waitFor();
+      await page.getByLabel('Due by').fill('2026-12-31');
+      await page.getByText('1 of 3 tasks').waitFor();
+      expect(await rows.allInnerTexts()).toEqual([expect.stringContaining('Alpha urgent')]);
+      await page.getByLabel('Due by').fill('');
+      await page.getByLabel('Priority filter').selectOption('');
+      await page.getByLabel('Assignee filter').selectOption('none');
+      await page.getByText('2 of 3 tasks').waitFor();
+      await page.getByLabel('Status').selectOption('done');
+      await page.getByText('1 of 3 tasks').waitFor();
+      await page.getByLabel('Status').selectOption('');
+      await page.getByLabel('Assignee filter').selectOption('');
+      await page.getByLabel('Text').fill('gamma');
+      await page.getByText('1 of 3 tasks').waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Gamma later' }).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('heading', { name: /Gamma later/ })
+        .waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('a change made elsewhere shows on an open board without reload', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const bob = await userWithRole(t, workspaceId, 'member');

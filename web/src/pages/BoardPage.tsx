@@ -8,6 +8,7 @@ import { Empty, ErrorState, Loading } from '../components/States';
 import { useLiveEvents } from '../live';
 import { usePermissions } from '../permissions';
 import { navigate } from '../router';
+import { ListView } from './ListView';
 import { TaskPanel } from './TaskPanel';
 
 /** Every task of a project, a page of 100 at a time (the API's largest). */
@@ -21,7 +22,7 @@ async function allTasks(projectId: string): Promise<Task[]> {
 }
 
 /** The board: the project's columns with their tasks; drag a task to another column, or create one in a column. */
-export function BoardPage({ workspaceId, projectId, taskId }: { workspaceId: string; projectId: string; taskId: string | null }) {
+export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { workspaceId: string; projectId: string; taskId: string | null; view?: 'board' | 'list' }) {
   const queryClient = useQueryClient();
   const live = useLiveEvents(workspaceId);
   const can = usePermissions(workspaceId);
@@ -60,13 +61,46 @@ export function BoardPage({ workspaceId, projectId, taskId }: { workspaceId: str
     <>
       <Header workspaceId={workspaceId} title={project.data?.name} />
       <main className="board-page">
-        <p className={`live ${live}`} aria-live="polite">
-          {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}
-        </p>
+        <div className="board-bar">
+          <span className={`live ${live}`} aria-live="polite">
+            {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}
+          </span>
+          <nav className="view-switch" aria-label="View">
+            <a
+              href={`/w/${workspaceId}/p/${projectId}`}
+              aria-current={view === 'board' ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/w/${workspaceId}/p/${projectId}`);
+              }}
+            >
+              Board
+            </a>
+            <a
+              href={`/w/${workspaceId}/p/${projectId}/list`}
+              aria-current={view === 'list' ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/w/${workspaceId}/p/${projectId}/list`);
+              }}
+            >
+              List
+            </a>
+          </nav>
+        </div>
         {loading && <Loading what="the board" />}
         {error && <ErrorState error={error} />}
         {moveError !== null && <ErrorState error={moveError} />}
-        {columns.data && tasks.data && project.data && (
+        {view === 'list' && columns.data && tasks.data && project.data && (
+          <ListView
+            workspaceId={workspaceId}
+            tasks={tasks.data}
+            columns={columns.data}
+            projectSlug={project.data.slug}
+            onOpen={(t) => navigate(`/w/${workspaceId}/p/${projectId}/t/${t.id}`)}
+          />
+        )}
+        {view === 'board' && columns.data && tasks.data && project.data && (
           <DndContext sensors={sensors} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
             <div className="board" role="list" aria-label="Columns">
               {columns.data.map((c) => (
