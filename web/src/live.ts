@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
 const TASK_EVENTS = [
@@ -12,33 +12,66 @@ const TASK_EVENTS = [
   'task.time_entry_created',
 ];
 
+type LiveState = 'connecting' | 'live' | 'offline';
+interface Connection {
+  source: EventSource;
+  state: LiveState;
+  watchers: Set<(state: LiveState) => void>;
+}
+
+/** One stream per workspace, shared by every component that follows it (the board and the bell). */
+const connections = new Map<string, Connection>();
+
+function connect(workspaceId: string, queryClient: QueryClient): Connection {
+  const source = new EventSource(`/api/events?workspaceId=${encodeURIComponent(workspaceId)}`, { withCredentials: true });
+  const conn: Connection = { source, state: 'connecting', watchers: new Set() };
+  const set = (state: LiveState) => {
+    conn.state = state;
+    for (const watch of conn.watchers) watch(state);
+  };
+  let wasOpen = false;
+  source.onopen = () => {
+    set('live');
+    // Back after a lost connection: what changed meanwhile may be past the resume window.
+    if (wasOpen) void queryClient.invalidateQueries();
+    wasOpen = true;
+  };
+  source.onerror = () => set(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
+  const onTask = (e: MessageEvent<string>) => {
+    const event = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
+    void queryClient.invalidateQueries({ queryKey: ['tasks', event.project?.id] });
+    if (event.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', event.task.id] });
+  };
+  for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
+  source.addEventListener('notification', () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }));
+  source.addEventListener('reset', () => void queryClient.invalidateQueries());
+  return conn;
+}
+
 /**
  * Follows the workspace's live events (GET /api/events, docs/live-events.md): a task event makes
  * the views of its project and task fetch again; a notification, the bell; after a lost
  * connection (the browser reconnects by itself) or a `reset`, everything is fetched again.
  */
-export function useLiveEvents(workspaceId: string): 'connecting' | 'live' | 'offline' {
+export function useLiveEvents(workspaceId: string): LiveState {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<'connecting' | 'live' | 'offline'>('connecting');
+  const [state, setState] = useState<LiveState>('connecting');
   useEffect(() => {
-    const source = new EventSource(`/api/events?workspaceId=${encodeURIComponent(workspaceId)}`, { withCredentials: true });
-    let wasOpen = false;
-    source.onopen = () => {
-      setState('live');
-      // Back after a lost connection: what changed meanwhile may be past the resume window.
-      if (wasOpen) void queryClient.invalidateQueries();
-      wasOpen = true;
+    let conn = connections.get(workspaceId);
+    if (!conn) {
+      conn = connect(workspaceId, queryClient);
+      connections.set(workspaceId, conn);
+    }
+    const mine = conn;
+    mine.watchers.add(setState);
+    setState(mine.state);
+    return () => {
+      mine.watchers.delete(setState);
+      if (mine.watchers.size === 0) {
+        mine.source.close();
+        connections.delete(workspaceId);
+      }
     };
-    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
-    const onTask = (e: MessageEvent<string>) => {
-      const event = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
-      void queryClient.invalidateQueries({ queryKey: ['tasks', event.project?.id] });
-      if (event.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', event.task.id] });
-    };
-    for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
-    source.addEventListener('notification', () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }));
-    source.addEventListener('reset', () => void queryClient.invalidateQueries());
-    return () => source.close();
   }, [workspaceId, queryClient]);
   return state;
 }

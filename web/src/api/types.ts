@@ -13,3 +13,6 @@ export type Column = Ok<'/api/column/{projectId}', 'get'> extends (infer C)[] ? 
 export type Task = Ok<'/api/task/{id}', 'get'>;
 export type TaskPage = Ok<'/api/task/tasks/{projectId}', 'get'>;
 export type Permissions = Ok<'/api/auth/organization/my-permissions', 'get'>;
+export type SearchAnswer = Ok<'/api/search', 'get'>;
+export type SearchComment = SearchAnswer['comments'] extends (infer C)[] ? C : never;
+export type Notification = Ok<'/api/notification', 'get'> extends (infer N)[] ? N : never;

@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 import { navigate } from '../router';
+import { NotificationBell } from './Notifications';
+import { SearchButton } from './Search';
 
-/** The top bar: the workspace switcher and sign-out. */
+/** The top bar: the workspace switcher, search (Ctrl-K), the notifications bell and sign-out. */
 export function Header({ workspaceId, title }: { workspaceId: string | null; title?: string }) {
   const queryClient = useQueryClient();
   const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: async () => must(await api.GET('/api/auth/organization/list')) });
@@ -38,9 +40,14 @@ export function Header({ workspaceId, title }: { workspaceId: string | null; tit
         </select>
       </label>
       {title && <h1 className="page-title">{title}</h1>}
-      <button type="button" className="link" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-        Sign out
-      </button>
+      <div className="topbar-actions">
+        {/* Without a workspace in the path, search the first one. */}
+        <SearchButton workspaceId={workspaceId ?? workspaces.data?.[0]?.id ?? null} />
+        <NotificationBell workspaceId={workspaceId} />
+        <button type="button" className="link" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign out
+        </button>
+      </div>
     </header>
   );
 }
