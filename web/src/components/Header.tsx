@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLayoutEffect, useRef } from 'react';
 import { api, must } from '../api/client';
 import { navigate } from '../router';
 import { NotificationBell } from './Notifications';
@@ -7,6 +8,17 @@ import { SearchButton } from './Search';
 /** The top bar: the workspace switcher, search (Ctrl-K), the notifications bell and sign-out. */
 export function Header({ workspaceId, title }: { workspaceId: string | null; title?: string }) {
   const queryClient = useQueryClient();
+  const bar = useRef<HTMLElement>(null);
+  // The task panel starts below the bar (--topbar-height), so search and the bell stay in reach.
+  useLayoutEffect(() => {
+    const el = bar.current;
+    if (!el) return;
+    const set = () => document.documentElement.style.setProperty('--topbar-height', `${el.offsetHeight}px`);
+    set();
+    const observer = new ResizeObserver(set);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: async () => must(await api.GET('/api/auth/organization/list')) });
   const signOut = useMutation({
     mutationFn: async () => must(await api.POST('/api/auth/sign-out')),
@@ -17,7 +29,7 @@ export function Header({ workspaceId, title }: { workspaceId: string | null; tit
     },
   });
   return (
-    <header className="topbar">
+    <header className="topbar" ref={bar}>
       <a
         href="/"
         className="brand"

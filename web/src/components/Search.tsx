@@ -77,8 +77,13 @@ const GROUPS = [
  * grouped by kind; arrows move among the results, Enter opens one, Escape closes. A task key
  * (`MILL-2`) is answered first by the API, so Enter opens that task.
  */
-function SearchDialog({ workspaceId, onClose }: { workspaceId: string | null; onClose: (opened: boolean) => void }) {
+function SearchDialog({ workspaceId, onClose: done }: { workspaceId: string | null; onClose: (opened: boolean) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Closed first: while the modal is open, the rest of the page is inert and cannot take the focus.
+  const onClose = (opened: boolean) => {
+    ref.current?.close();
+    done(opened);
+  };
   const id = useId();
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
