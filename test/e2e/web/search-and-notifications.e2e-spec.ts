@@ -142,3 +142,37 @@ describe('the notifications bell', () => {
     }
   });
 });
+
+describe('at 375 px', () => {
+  it('the Search button, the bell, their panels and an open task all fit the screen', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Narrow' });
+    const task = await createTask(t, owner.token, project.id, { title: 'Fits on a phone' });
+    const { page, problems, close } = await newPage();
+    try {
+      page.setDefaultTimeout(10_000);
+      await page.setViewportSize({ width: 375, height: 740 });
+      await signIn(page, owner.user.email, PASSWORD);
+      await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+      await page.goto(`/w/${workspaceId}/p/${project.id}/t/${task.id}`);
+      await taskPanel(page, task.title).waitFor();
+      const inside = async (what: string, box: { x: number; y: number; width: number; height: number } | null) => {
+        expect([what, box && box.x >= 0 && box.x + box.width <= 375 && box.y >= 0]).toEqual([what, true]);
+      };
+      // Over the open task, both stay in reach.
+      await inside('search button', await page.getByRole('button', { name: 'Search' }).boundingBox());
+      await page.getByRole('button', { name: /^Notifications/ }).click();
+      await inside('bell panel', await page.getByRole('region', { name: 'Notifications' }).boundingBox());
+      await page.getByText('No notifications yet.').waitFor();
+      await page.getByRole('button', { name: 'Search' }).click();
+      await searchBox(page).fill('phone');
+      await searchDialog(page)
+        .getByRole('option', { name: /Fits on a phone/ })
+        .waitFor();
+      await inside('search dialog', await searchDialog(page).boundingBox());
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -54,7 +54,10 @@ export function NotificationBell({ workspaceId }: { workspaceId: string | null }
     <div className="bell" ref={wrapper}>
       {workspaceId && <FollowLive workspaceId={workspaceId} />}
       <button type="button" ref={bell} className="bell-button" aria-label={name} aria-expanded={open} aria-controls={`${id}-panel`} onClick={() => setOpen((o) => !o)}>
-        <span aria-hidden="true">🔔</span>
+        <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
+          <path d="M13.7 21a2 2 0 0 1-3.4 0" />
+        </svg>
         {unread > 0 && (
           <span className="badge" aria-hidden="true">
             {unread > 99 ? '99+' : unread}
