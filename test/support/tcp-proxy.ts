@@ -54,12 +54,16 @@ export class TcpProxy {
 
 /**
  * A TCP proxy on loopback that holds every connection it accepts until release(), then joins them
- * (and every later one) to the real server. In front of an SMTP server, a send stays in progress,
- * waiting for the greeting, until the test releases it: the test decides when the job ends.
+ * (and every later one) to the real server. In front of an SMTP server, a send stays in progress
+ * until the test releases it: the test decides when the job ends. With `smtp`, the proxy greets
+ * the client itself and holds its first command (the client then waits under its socket timeout,
+ * 30 s, not its greeting timeout, 10 s, which a loaded machine can pass); on release it drops the
+ * server's own greeting and hands the held command on.
  */
 export class HoldingProxy {
   private server: Server | null = null;
   private readonly held: Socket[] = [];
+  private readonly heldData = new Map<Socket, Buffer[]>();
   private readonly sockets = new Set<Socket>();
   private released = false;
   private onConnect: (() => void)[] = [];
@@ -68,13 +72,22 @@ export class HoldingProxy {
   constructor(
     private readonly targetHost: string,
     private readonly targetPort: number,
+    private readonly opts: { smtp?: boolean } = {},
   ) {}
 
   async start(): Promise<number> {
     const server = createServer((client) => {
       this.track(client);
       if (this.released) this.join(client);
-      else this.held.push(client);
+      else {
+        this.held.push(client);
+        if (this.opts.smtp) {
+          const chunks: Buffer[] = [];
+          this.heldData.set(client, chunks);
+          client.on('data', (c: Buffer) => chunks.push(c));
+          client.write('220 holding.test ESMTP\r\n');
+        }
+      }
       for (const resolve of this.onConnect.splice(0)) resolve();
     });
     await new Promise<void>((resolve, reject) => {
@@ -111,9 +124,29 @@ export class HoldingProxy {
   private join(client: Socket): void {
     const upstream = connect(this.targetPort, this.targetHost);
     this.track(upstream);
-    client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
+    const held = this.heldData.get(client);
+    if (!held) {
+      client.pipe(upstream).pipe(client);
+      return;
+    }
+    // The client was greeted by the proxy: drop the server's greeting, then hand on what the client sent meanwhile.
+    this.heldData.delete(client);
+    client.removeAllListeners('data');
+    let greeting = '';
+    const onGreeting = (chunk: Buffer) => {
+      greeting += chunk.toString('latin1');
+      const end = greeting.search(/(^|\r\n)220 [^\r\n]*\r\n/);
+      if (end < 0) return;
+      upstream.off('data', onGreeting);
+      const rest = greeting.slice(greeting.indexOf('\r\n', greeting.indexOf('220 ', end)) + 2);
+      if (rest) client.write(Buffer.from(rest, 'latin1'));
+      for (const c of held) upstream.write(c);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    };
+    upstream.on('data', onGreeting);
   }
 
   private track(s: Socket): void {

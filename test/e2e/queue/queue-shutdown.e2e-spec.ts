@@ -81,7 +81,7 @@ describe('SIGTERM on a worker process with a job in progress', () => {
   let queue: Queue;
   let worker: Launched | undefined;
   beforeAll(async () => {
-    proxy = new HoldingProxy('127.0.0.1', await smtp.start());
+    proxy = new HoldingProxy('127.0.0.1', await smtp.start(), { smtp: true });
     await proxy.start();
     api = await startTestApp({ APP_ROLES: 'api' });
     queue = new Queue(QueueName.Email, { connection: redisOptionsFromUrl(redisUrl), prefix: `${api.queuePrefix}:bull` });
