@@ -1,34 +1,32 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api, ApiError, must } from './api/client';
+import { ApiError } from './api/client';
 import { ErrorState, Loading } from './components/States';
+import { AccountPage } from './pages/AccountPage';
 import { AuthPage } from './pages/AuthPage';
 import { BoardPage } from './pages/BoardPage';
+import { AcceptInvitationPage, ResetPasswordPage, VerifyEmailPage } from './pages/EmailLinkPages';
 import { HomePage } from './pages/HomePage';
+import { PeoplePage } from './pages/PeoplePage';
 import { WorkspacePage } from './pages/WorkspacePage';
-import { match, navigate, usePath } from './router';
+import { match, navigate, nextPath, usePath, withNext } from './router';
+import { useSession } from './session';
 
-export function useSession() {
-  return useQuery({
-    queryKey: ['session'],
-    queryFn: async () => {
-      const r = await api.GET('/api/auth/get-session');
-      if (r.response.status === 401) return null;
-      return must(r);
-    },
-  });
-}
+/** Pages the emails link to that need no session (docs/accounts.md, "Emails"). */
+const PUBLIC_PAGES = ['/verify-email', '/reset-password'];
 
 export function App() {
   const path = usePath();
   const session = useSession();
   const signedOutPage = path === '/sign-in' || path === '/sign-up';
+  const publicPage = PUBLIC_PAGES.includes(path);
 
   useEffect(() => {
-    if (session.data === null && !signedOutPage) navigate(`/sign-in`, true);
-    if (session.data && signedOutPage) navigate('/', true);
-  }, [session.data, signedOutPage]);
+    if (session.data === null && !signedOutPage && !publicPage) navigate(withNext('/sign-in', path + window.location.search), true);
+    if (session.data && signedOutPage) navigate(nextPath(), true);
+  }, [session.data, signedOutPage, publicPage, path]);
 
+  if (path === '/verify-email') return <VerifyEmailPage />;
+  if (path === '/reset-password') return <ResetPasswordPage />;
   if (session.isPending) return <Loading what="your session" />;
   if (session.error) return <ErrorState error={session.error} />;
   if (!session.data) return <AuthPage mode={path === '/sign-up' ? 'sign-up' : 'sign-in'} />;
@@ -37,8 +35,14 @@ export function App() {
   if (list) return <BoardPage workspaceId={list.workspaceId!} projectId={list.projectId!} taskId={null} view="list" />;
   const board = match('/w/:workspaceId/p/:projectId', path) ?? match('/w/:workspaceId/p/:projectId/t/:taskId', path);
   if (board) return <BoardPage workspaceId={board.workspaceId!} projectId={board.projectId!} taskId={board.taskId ?? null} />;
+  const people = match('/w/:workspaceId/members', path);
+  if (people) return <PeoplePage workspaceId={people.workspaceId!} />;
   const workspace = match('/w/:workspaceId', path);
   if (workspace) return <WorkspacePage workspaceId={workspace.workspaceId!} />;
+  // The invitation email links to CLIENT_URL/invitation/accept/<id> (docs/decisions-local.md, "Email worker").
+  const invitation = match('/invitation/accept/:invitationId', path);
+  if (invitation) return <AcceptInvitationPage invitationId={invitation.invitationId!} />;
+  if (path === '/account') return <AccountPage user={session.data.user} />;
   if (path === '/') return <HomePage />;
   return <ErrorState error={new ApiError(404, 'Page not found')} />;
 }

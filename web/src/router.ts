@@ -31,3 +31,22 @@ export function match(pattern: string, path: string): Record<string, string> | n
   }
   return params;
 }
+
+/** The query parameter `name` of the current address, or null. */
+export function queryParam(name: string): string | null {
+  return new URLSearchParams(window.location.search).get(name);
+}
+
+/**
+ * Where to go once signed in: the page that asked for a sign-in (`?next=`, a path of this app
+ * only, never another site), else the first page.
+ */
+export function nextPath(): string {
+  const next = queryParam('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}
+
+/** The sign-in (or sign-up) page that comes back to `path` afterwards. */
+export function withNext(page: '/sign-in' | '/sign-up', path: string): string {
+  return path === '/' ? page : `${page}?next=${encodeURIComponent(path)}`;
+}

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import { ErrorState } from '../components/States';
-import { navigate } from '../router';
+import { navigate, nextPath, withNext } from '../router';
 
 /** Sign in, or sign up, with email and password: the answer sets the session cookie. */
 export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
@@ -15,10 +15,8 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       mode === 'sign-up'
         ? must(await api.POST('/api/auth/sign-up/email', { body: { name, email, password } }))
         : must(await api.POST('/api/auth/sign-in/email', { body: { email, password } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['session'] });
-      navigate('/', true);
-    },
+    // The app then goes on to the page that asked for the sign-in (App.tsx).
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['session'] }),
   });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -58,11 +56,11 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       <p>
         {signUp ? 'Already have an account? ' : 'New here? '}
         <a
-          href={signUp ? '/sign-in' : '/sign-up'}
+          href={withNext(signUp ? '/sign-in' : '/sign-up', nextPath())}
           onClick={(e) => {
             e.preventDefault();
             submit.reset();
-            navigate(signUp ? '/sign-in' : '/sign-up');
+            navigate(withNext(signUp ? '/sign-in' : '/sign-up', nextPath()));
           }}
         >
           {signUp ? 'Sign in' : 'Create an account'}

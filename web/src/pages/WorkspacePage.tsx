@@ -31,7 +31,18 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
     <>
       <Header workspaceId={workspaceId} />
       <main className="page">
-        <h1>Projects</h1>
+        <div className="page-head">
+          <h1>Projects</h1>
+          <a
+            href={`/w/${workspaceId}/members`}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(`/w/${workspaceId}/members`);
+            }}
+          >
+            People
+          </a>
+        </div>
         {projects.isPending && <Loading what="projects" />}
         {projects.error && <ErrorState error={projects.error} />}
         {projects.data?.length === 0 && <Empty>No projects yet.</Empty>}
