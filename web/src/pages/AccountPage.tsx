@@ -286,6 +286,7 @@ function CreateKey({ onCreated }: { onCreated: (k: CreatedApiKey) => void }) {
   const choices = useScopeChoices();
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState('0');
+  const expiryId = useId();
   const [scopes, setScopes] = useState<Set<string>>(new Set());
   const create = useMutation({
     mutationFn: async () => {
@@ -324,16 +325,16 @@ function CreateKey({ onCreated }: { onCreated: (k: CreatedApiKey) => void }) {
           Key name
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="CI deploys" />
         </label>
-        <label>
-          Expires
-          <select value={expiry} onChange={(e) => setExpiry(e.target.value)}>
+        <div className="field">
+          <label htmlFor={expiryId}>Expires</label>
+          <select id={expiryId} value={expiry} onChange={(e) => setExpiry(e.target.value)}>
             {EXPIRIES.map(([label], i) => (
               <option key={label} value={i}>
                 {label === 'Never' ? 'Never' : `In ${label}`}
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
       <fieldset className="scopes">
         <legend>Scopes</legend>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import type { Invitation, Member } from '../api/types';
 import { Header } from '../components/Header';
@@ -139,6 +139,8 @@ function MemberRow(props: {
 }) {
   const m = props.member;
   const who = m.user.name || m.user.email;
+  // Names are not unique: the controls name the member by name and email.
+  const whoFully = `${who} (${m.user.email})`;
   // A member with several roles has them comma-joined (docs/decisions-local.md, "Roles"): offered as they are.
   const options = props.roleNames.includes(m.role) ? props.roleNames : [m.role, ...props.roleNames];
   return (
@@ -151,22 +153,19 @@ function MemberRow(props: {
         <span className="muted">{m.user.email}</span>
       </div>
       {props.canUpdate ? (
-        <label className="compact">
-          <span className="visually-hidden">Role of {who}</span>
-          <select value={m.role} onChange={(e) => props.onRole(e.target.value)} disabled={props.busy}>
-            {options.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
+        <select aria-label={`Role of ${whoFully}`} value={m.role} onChange={(e) => props.onRole(e.target.value)} disabled={props.busy} className="compact">
+          {options.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
       ) : (
         <span className="badge">{m.role}</span>
       )}
       {props.canDelete &&
         (props.confirming ? (
-          <div className="confirm" role="group" aria-label={`Remove ${who}?`}>
+          <div className="confirm" role="group" aria-label={`Remove ${whoFully}?`}>
             <span>Remove {who} from the workspace?</span>
             <button type="button" className="danger" onClick={props.onRemove} disabled={props.busy}>
               Remove
@@ -176,7 +175,7 @@ function MemberRow(props: {
             </button>
           </div>
         ) : (
-          <button type="button" className="secondary" onClick={props.onAsk} aria-label={`Remove ${who}`}>
+          <button type="button" className="secondary" onClick={props.onAsk} aria-label={`Remove ${whoFully}`}>
             Remove
           </button>
         ))}
@@ -192,6 +191,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
   });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
+  const roleId = useId();
   const [notice, setNotice] = useState('');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['invitations', workspaceId] });
   const invite = useMutation({
@@ -230,16 +230,17 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
             Email to invite
             <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" placeholder="grace@example.com" />
           </label>
-          <label className="compact">
-            Role
-            <select value={role} onChange={(e) => setRole(e.target.value)}>
+          {/* Labelled by `for`, not by nesting: a nested select's chosen option would join its name. */}
+          <div className="field compact">
+            <label htmlFor={roleId}>Role</label>
+            <select id={roleId} value={role} onChange={(e) => setRole(e.target.value)}>
               {roleNames.map((r) => (
                 <option key={r} value={r}>
                   {r}
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           <button type="submit" disabled={invite.isPending}>
             Invite
           </button>

@@ -1,0 +1,241 @@
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, TestApp } from '../../support/app';
+import { launchBrowser } from '../../support/browser';
+import { until } from '../../support/until';
+import { axeViolations, newPage as openPage, signIn } from '../../support/web-page';
+import { ownerWithWorkspace, userWithRole } from '../../support/work-items';
+
+/** The account page and a workspace's people page in a real Chromium against the real service. */
+let t: TestApp;
+let browser: Browser;
+let origin: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  origin = t.url.replace(/\/api$/, '');
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+// A step that does not happen fails naming itself, well within the test's own timeout.
+const newPage = async () => {
+  const opened = await openPage(browser, origin);
+  opened.page.setDefaultTimeout(8_000);
+  return opened;
+};
+const PASSWORD = 'correct horse battery';
+
+async function signedIn(page: Page, email: string, password = PASSWORD) {
+  await signIn(page, email, password);
+  await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+}
+
+describe('the account page', () => {
+  it('profile, an API key with one scope shown once and deleted, and a session revoked', async () => {
+    const { owner } = await ownerWithWorkspace(t);
+    const { page, problems, close } = await newPage();
+    try {
+      await signedIn(page, owner.user.email);
+      await page.getByRole('link', { name: /^Your account/ }).click();
+      await page.waitForURL('**/account');
+      await page.getByRole('heading', { name: 'Your account' }).waitFor();
+      await page.getByRole('list', { name: 'Sessions' }).waitFor();
+      await page.getByRole('checkbox', { name: 'workspace:read', exact: true }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The name: saved, shown in the header, and the API has it.
+      await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByRole('link', { name: 'Your account: Grace Hopper' }).waitFor();
+      expect((await t.api.get('/auth/get-session', owner.token)).body.user.name).toBe('Grace Hopper');
+
+      // A key limited to workspace:read.
+      await page.getByLabel('Key name').fill('ci reader');
+      await page.getByRole('checkbox', { name: 'workspace:read', exact: true }).check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const field = page.getByLabel('Your new API key');
+      await field.waitFor();
+      await page.getByText('it is shown only this once').waitFor();
+      const key = await field.inputValue();
+      expect(key.length).toBeGreaterThan(20);
+      const asKey = { headers: { 'x-api-key': key } };
+      const listed = await t.api.get('/auth/organization/list', undefined, asKey);
+      expect(listed.status).toBe(200);
+      // Its scope is what the page sent: the key may not list keys (that needs an unscoped key).
+      expect((await t.api.get('/auth/api-key/list', undefined, asKey)).status).toBe(403);
+      const row = page.getByRole('list', { name: 'API keys' }).getByRole('listitem').filter({ hasText: 'ci reader' });
+      await row.getByText('Scopes: workspace:read').waitFor();
+
+      // Shown once: gone once dismissed, and not on the page after a reload.
+      await page.getByRole('button', { name: 'Done' }).click();
+      expect(await field.count()).toBe(0);
+      await page.reload();
+      await row.waitFor();
+      expect(await page.content()).not.toContain(key);
+
+      // Delete, confirmed; then the key no longer works.
+      await row.getByRole('button', { name: 'Delete ci reader' }).click();
+      await row.getByRole('group', { name: 'Delete ci reader?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByText('No API keys yet.').waitFor();
+      expect((await t.api.get('/auth/organization/list', undefined, asKey)).status).toBe(401);
+
+      // A second sign-in of the same user shows up; Revoke ends it.
+      const second = await t.api.post('/auth/sign-in/email', { email: owner.user.email, password: PASSWORD }, undefined, { headers: { 'user-agent': 'second-device-cli/1.0' } });
+      expect(second.status).toBe(200);
+      await page.reload();
+      const sessions = page.getByRole('list', { name: 'Sessions' });
+      const secondRow = sessions.getByRole('listitem').filter({ hasText: 'second-device-cli/1.0' });
+      await secondRow.waitFor();
+      expect(await sessions.getByRole('listitem').filter({ hasText: 'This browser' }).count()).toBe(1);
+      expect(await secondRow.getByText('This browser').count()).toBe(0);
+      await secondRow.getByRole('button', { name: 'Revoke' }).click();
+      await secondRow.waitFor({ state: 'detached' });
+      expect((await t.api.get('/auth/get-session', second.body.token)).status).toBe(401);
+      // The browser's own session goes on.
+      expect(await page.evaluate(`fetch('/api/auth/get-session').then((r) => r.status)`)).toBe(200);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('changing the password signs out the other sessions unless unticked', async () => {
+    const { owner } = await ownerWithWorkspace(t);
+    const { page, problems, close } = await newPage();
+    try {
+      await signedIn(page, owner.user.email);
+      await page.goto('/account');
+      const box = page.getByLabel('Sign out my other sessions');
+      expect(await box.isChecked()).toBe(true);
+      await page.getByLabel('Current password').fill(PASSWORD);
+      await page.getByLabel('New password').fill('a much newer horse');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Password changed.').waitFor();
+      // The sign-up session (another session) ended; the browser's did not.
+      expect((await t.api.get('/auth/get-session', owner.token)).status).toBe(401);
+      expect(await page.evaluate(`fetch('/api/auth/get-session').then((r) => r.status)`)).toBe(200);
+
+      // A wrong current password: the API's message.
+      await page.getByLabel('Current password').fill('not the password');
+      await page.getByLabel('New password').fill('yet another horse');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Invalid password' }).waitFor();
+      expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the people page', () => {
+  it('the owner invites and cancels, changes a role; a viewer gets no controls', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const bob = await userWithRole(t, workspaceId, 'member');
+    const viewer = await userWithRole(t, workspaceId, 'viewer');
+    const o = await newPage();
+    const v = await newPage();
+    try {
+      await signedIn(o.page, owner.user.email);
+      await o.page.getByRole('link', { name: 'People' }).click();
+      await o.page.waitForURL(`**/w/${workspaceId}/members`);
+      const members = o.page.getByRole('list', { name: 'Members' });
+      await members.getByText(bob.user.email, { exact: true }).waitFor();
+      await o.page.getByText('No pending invitations.').waitFor();
+      expect(await axeViolations(o.page)).toEqual([]);
+
+      // Invite an email as member: pending; cancel it: gone.
+      const email = `invitee${Date.now()}@example.test`;
+      await o.page.getByLabel('Email to invite').fill(email);
+      await o.page.getByLabel('Role', { exact: true }).selectOption('member');
+      await o.page.getByRole('button', { name: 'Invite' }).click();
+      const pending = o.page.getByRole('list', { name: 'Pending invitations' });
+      await pending
+        .getByRole('listitem')
+        .filter({ hasText: email })
+        .getByText(/^member ·/)
+        .waitFor();
+      const invitations = async () =>
+        (await t.api.get(`/auth/organization/list-invitations?organizationId=${workspaceId}`, owner.token)).body as { email: string; role: string; status: string }[];
+      expect((await invitations()).map((i) => [i.email, i.role, i.status])).toEqual([[email, 'member', 'pending']]);
+      expect(await axeViolations(o.page)).toEqual([]);
+      await o.page.getByRole('button', { name: `Cancel the invitation to ${email}` }).click();
+      await o.page.getByText('No pending invitations.').waitFor();
+      expect((await invitations()).map((i) => i.status)).toEqual(['canceled']);
+
+      // Bob's role: member → admin.
+      await o.page.getByLabel(`Role of Test User (${bob.user.email})`).selectOption('admin');
+      const roleOf = async (userId: string) =>
+        ((await t.api.get(`/auth/organization/list-members?organizationId=${workspaceId}`, owner.token)).body as { userId: string; role: string }[]).find(
+          (m) => m.userId === userId,
+        )?.role;
+      await until('the API to say admin', async () => (await roleOf(bob.user.id)) === 'admin');
+      expect(await o.page.getByLabel(`Role of Test User (${bob.user.email})`).inputValue()).toBe('admin');
+      expect(o.problems).toEqual([]);
+
+      // A viewer: the members, no role, remove or invite controls.
+      await signedIn(v.page, viewer.user.email);
+      const permissions = v.page.waitForResponse((r) => r.url().includes('/my-permissions') && r.status() === 200);
+      await v.page.goto(`/w/${workspaceId}/members`);
+      await permissions;
+      await v.page.getByRole('list', { name: 'Members' }).getByText(bob.user.email, { exact: true }).waitFor();
+      await v.page.getByRole('heading', { name: 'Teams' }).waitFor();
+      expect(await v.page.getByRole('combobox', { name: /^Role of / }).count()).toBe(0);
+      expect(await v.page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+      expect(await v.page.getByLabel('Email to invite').count()).toBe(0);
+      expect(await v.page.getByRole('heading', { name: 'Invitations' }).count()).toBe(0);
+      expect(await v.page.getByLabel('New team').count()).toBe(0);
+      // The owner has them all (the same page, other roles).
+      expect(await o.page.getByRole('button', { name: /^Remove / }).count()).toBe(2);
+      expect(await o.page.getByLabel('New team').count()).toBe(1);
+      expect(await axeViolations(v.page)).toEqual([]);
+      expect(v.problems).toEqual([]);
+    } finally {
+      await o.close();
+      await v.close();
+    }
+  });
+
+  it('the invitation link: sign in first, then join', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const invitee = await t.api.signUp({ name: 'Ivy Invitee' });
+    const inv = await t.api.post('/auth/organization/invite-member', { organizationId: workspaceId, email: invitee.user.email, role: 'member' }, owner.token);
+    expect(inv.status).toBe(200);
+    const { page, problems, close } = await newPage();
+    try {
+      await page.goto(`/invitation/accept/${inv.body.id}`);
+      await page.waitForURL('**/sign-in?next=*');
+      await page.getByLabel('Email').fill(invitee.user.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`**/invitation/accept/${inv.body.id}`);
+      await page.getByRole('button', { name: 'Join the workspace' }).click();
+      await page.getByText('You joined as member.').waitFor();
+      const members = (await t.api.get(`/auth/organization/list-members?organizationId=${workspaceId}`, owner.token)).body as { userId: string; role: string }[];
+      expect(members.find((m) => m.userId === invitee.user.id)?.role).toBe('member');
+      await page.getByRole('link', { name: 'Open the workspace' }).click();
+      await page.waitForURL(`**/w/${workspaceId}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the reset link and the verification link show the API’s answer', async () => {
+    const { page, problems, close } = await newPage();
+    try {
+      await page.goto('/reset-password?token=not-a-real-token');
+      await page.getByLabel('New password', { exact: true }).fill('brand new horse');
+      await page.getByLabel('New password again').fill('brand new horse');
+      await page.getByRole('button', { name: 'Set password' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Invalid or expired token' }).waitFor();
+      await page.goto('/verify-email?token=not-a-real-token');
+      await page.getByRole('alert').filter({ hasText: 'Invalid or expired token' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
