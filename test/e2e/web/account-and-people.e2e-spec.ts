@@ -27,6 +27,16 @@ const newPage = async () => {
 };
 const PASSWORD = 'correct horse battery';
 
+/** The page's width at a 375 px wide phone screen (wider: the page scrolls sideways). */
+async function widthAt375(page: Page, shot?: string): Promise<number> {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 800 });
+  const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+  if (shot) await page.screenshot({ path: shot, fullPage: true });
+  if (before) await page.setViewportSize(before);
+  return width;
+}
+
 async function signedIn(page: Page, email: string, password = PASSWORD) {
   await signIn(page, email, password);
   await page.waitForURL((u) => u.pathname.startsWith('/w/'));
@@ -60,6 +70,7 @@ describe('the account page', () => {
       await page.getByText('it is shown only this once').waitFor();
       const key = await field.inputValue();
       expect(key.length).toBeGreaterThan(20);
+      expect(await widthAt375(page, process.env.WEB_SHOTS && `${process.env.WEB_SHOTS}/account.png`)).toBeLessThanOrEqual(375);
       const asKey = { headers: { 'x-api-key': key } };
       const listed = await t.api.get('/auth/organization/list', undefined, asKey);
       expect(listed.status).toBe(200);
@@ -160,6 +171,7 @@ describe('the people page', () => {
         (await t.api.get(`/auth/organization/list-invitations?organizationId=${workspaceId}`, owner.token)).body as { email: string; role: string; status: string }[];
       expect((await invitations()).map((i) => [i.email, i.role, i.status])).toEqual([[email, 'member', 'pending']]);
       expect(await axeViolations(o.page)).toEqual([]);
+      expect(await widthAt375(o.page, process.env.WEB_SHOTS && `${process.env.WEB_SHOTS}/people.png`)).toBeLessThanOrEqual(375);
       await o.page.getByRole('button', { name: `Cancel the invitation to ${email}` }).click();
       await o.page.getByText('No pending invitations.').waitFor();
       expect((await invitations()).map((i) => i.status)).toEqual(['canceled']);
@@ -171,7 +183,7 @@ describe('the people page', () => {
           (m) => m.userId === userId,
         )?.role;
       await until('the API to say admin', async () => (await roleOf(bob.user.id)) === 'admin');
-      expect(await o.page.getByLabel(`Role of Test User (${bob.user.email})`).inputValue()).toBe('admin');
+      await until('the page to say admin', async () => (await o.page.getByLabel(`Role of Test User (${bob.user.email})`).inputValue()) === 'admin', 8_000);
       expect(o.problems).toEqual([]);
 
       // A viewer: the members, no role, remove or invite controls.

@@ -81,6 +81,16 @@ function Members({ workspaceId, roleNames, canUpdate, canDelete }: { workspaceId
   const setRole = useMutation({
     mutationFn: async ({ memberId, role }: { memberId: string; role: string }) =>
       must(await api.POST('/api/auth/organization/update-member-role', { body: { organizationId: workspaceId, memberId, role } })),
+    // Shown at once; back as it was, with the API's message, if refused.
+    onMutate: async ({ memberId, role }) => {
+      await queryClient.cancelQueries({ queryKey: ['members', workspaceId] });
+      const before = queryClient.getQueryData<Member[]>(['members', workspaceId]);
+      queryClient.setQueryData<Member[]>(['members', workspaceId], (list) => list?.map((m) => (m.id === memberId ? { ...m, role } : m)));
+      return { before };
+    },
+    onError: (_err, _vars, ctx) => {
+      if (ctx?.before) queryClient.setQueryData(['members', workspaceId], ctx.before);
+    },
     onSettled: refresh,
   });
   const remove = useMutation({
