@@ -4,15 +4,15 @@ import { ErrorState, Loading } from './components/States';
 import { AccountPage } from './pages/AccountPage';
 import { AuthPage } from './pages/AuthPage';
 import { BoardPage } from './pages/BoardPage';
-import { AcceptInvitationPage, ResetPasswordPage, VerifyEmailPage } from './pages/EmailLinkPages';
+import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from './pages/EmailLinkPages';
 import { HomePage } from './pages/HomePage';
 import { PeoplePage } from './pages/PeoplePage';
 import { WorkspacePage } from './pages/WorkspacePage';
 import { match, navigate, nextPath, usePath, withNext } from './router';
 import { useSession } from './session';
 
-/** Pages the emails link to that need no session (docs/accounts.md, "Emails"). */
-const PUBLIC_PAGES = ['/verify-email', '/reset-password'];
+/** Pages that need no session: those the emails link to (docs/accounts.md, "Emails") and asking for a reset. */
+const PUBLIC_PAGES = ['/verify-email', '/reset-password', '/forgot-password'];
 
 export function App() {
   const path = usePath();
@@ -27,6 +27,7 @@ export function App() {
 
   if (path === '/verify-email') return <VerifyEmailPage />;
   if (path === '/reset-password') return <ResetPasswordPage />;
+  if (path === '/forgot-password') return <ForgotPasswordPage />;
   if (session.isPending) return <Loading what="your session" />;
   if (session.error) return <ErrorState error={session.error} />;
   if (!session.data) return <AuthPage mode={path === '/sign-up' ? 'sign-up' : 'sign-in'} />;

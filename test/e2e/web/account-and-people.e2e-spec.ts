@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, TestApp } from '../../support/app';
 import { launchBrowser } from '../../support/browser';
+import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { axeViolations, newPage as openPage, signIn } from '../../support/web-page';
 import { ownerWithWorkspace, userWithRole } from '../../support/work-items';
@@ -208,43 +209,96 @@ describe('the people page', () => {
       await v.close();
     }
   });
+});
 
-  it('the invitation link: sign in first, then join', async () => {
-    const { owner, workspaceId } = await ownerWithWorkspace(t);
-    const invitee = await t.api.signUp({ name: 'Ivy Invitee' });
-    const inv = await t.api.post('/auth/organization/invite-member', { organizationId: workspaceId, email: invitee.user.email, role: 'member' }, owner.token);
+describe('the pages the emails link to', () => {
+  // Another instance with SMTP (a real server on loopback) and a public address of its own, as the
+  // emails show it; the browser follows each link's path and query on the instance's real port.
+  const smtp = new TestSmtpServer();
+  let m: TestApp;
+  let mOrigin: string;
+  beforeAll(async () => {
+    const port = await smtp.start();
+    m = await startTestApp({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), CLIENT_URL: 'http://app.tandem.test' });
+    mOrigin = m.url.replace(/\/api$/, '');
+  }, 60_000);
+  afterAll(async () => {
+    await m?.close();
+    await smtp.stop();
+  });
+  const mPage = async () => {
+    const opened = await openPage(browser, mOrigin);
+    opened.page.setDefaultTimeout(8_000);
+    return opened;
+  };
+  /** The token link of the mail with `subject` to `to`, as the path and query to open on the instance. */
+  const linkIn = async (to: string, subject: string, path: RegExp) => {
+    const mail = await until(`"${subject}" to ${to}`, () => smtp.to(to).find((x) => x.parsed.subject?.startsWith(subject)));
+    const links = ((mail.parsed.text ?? '').match(/https?:\/\/\S+/g) ?? []).map((l) => new URL(l)).filter((l) => path.test(l.pathname));
+    expect(links).toHaveLength(1);
+    return links[0]!;
+  };
+
+  it('the invitation email: its link asks for a sign-in, then joins', async () => {
+    const owner = await m.api.signUp();
+    const ws = await m.api.createWorkspace(owner.token);
+    const invitee = await m.api.signUp({ name: 'Ivy Invitee' });
+    const inv = await m.api.post('/auth/organization/invite-member', { organizationId: ws.id, email: invitee.user.email, role: 'member' }, owner.token);
     expect(inv.status).toBe(200);
-    const { page, problems, close } = await newPage();
+    const link = await linkIn(invitee.user.email, 'Test User invited you', /^\/invitation\/accept\//);
+    expect(link.origin + link.pathname).toBe(`http://app.tandem.test/invitation/accept/${inv.body.id}`);
+    const { page, problems, close } = await mPage();
     try {
-      await page.goto(`/invitation/accept/${inv.body.id}`);
+      await page.goto(link.pathname);
       await page.waitForURL('**/sign-in?next=*');
       await page.getByLabel('Email').fill(invitee.user.email);
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`**/invitation/accept/${inv.body.id}`);
+      await page.waitForURL(`**${link.pathname}`);
+      expect(await axeViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Join the workspace' }).click();
       await page.getByText('You joined as member.').waitFor();
-      const members = (await t.api.get(`/auth/organization/list-members?organizationId=${workspaceId}`, owner.token)).body as { userId: string; role: string }[];
-      expect(members.find((m) => m.userId === invitee.user.id)?.role).toBe('member');
-      await page.getByRole('link', { name: 'Open the workspace' }).click();
-      await page.waitForURL(`**/w/${workspaceId}`);
-      expect(problems).toEqual([]);
+      const members = (await m.api.get(`/auth/organization/list-members?organizationId=${ws.id}`, owner.token)).body as { userId: string; role: string }[];
+      expect(members.find((x) => x.userId === invitee.user.id)?.role).toBe('member');
+      // Once more: the API's message.
+      await page.reload();
+      await page.getByRole('button', { name: 'Join the workspace' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Invitation is no longer pending' }).waitFor();
+      expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
     } finally {
       await close();
     }
   });
 
-  it('the reset link and the verification link show the API’s answer', async () => {
-    const { page, problems, close } = await newPage();
+  it('the verification token verifies; a forgotten password: the reset email’s link sets a new one', async () => {
+    const user = await m.api.signUp({ name: 'Rita Reset' });
+    const { page, problems, close } = await mPage();
     try {
-      await page.goto('/reset-password?token=not-a-real-token');
+      // The verification email's link is the API's own (docs/accounts.md, "Emails"); its token works on the app's page too.
+      const verifyLink = await linkIn(user.user.email, 'Verify your email address', /verify-email$/);
+      await page.goto(`/verify-email${verifyLink.search}`);
+      await page.getByText(`${user.user.email} is verified.`).waitFor();
+      // Spent: a second visit gets the API's message.
+      await page.goto(`/verify-email${verifyLink.search}`);
+      await page.getByRole('alert').filter({ hasText: 'Invalid or expired token' }).waitFor();
+
+      await page.goto('/sign-in');
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await page.getByLabel('Email').fill(user.user.email);
+      await page.getByRole('button', { name: 'Email me a link' }).click();
+      await page.getByText('is on its way').waitFor();
+      const resetLink = await linkIn(user.user.email, 'Reset your Tandem password', /reset-password$/);
+      expect(resetLink.origin + resetLink.pathname).toBe('http://app.tandem.test/reset-password');
+      await page.goto(resetLink.pathname + resetLink.search);
+      expect(await axeViolations(page)).toEqual([]);
       await page.getByLabel('New password', { exact: true }).fill('brand new horse');
       await page.getByLabel('New password again').fill('brand new horse');
       await page.getByRole('button', { name: 'Set password' }).click();
-      await page.getByRole('alert').filter({ hasText: 'Invalid or expired token' }).waitFor();
-      await page.goto('/verify-email?token=not-a-real-token');
-      await page.getByRole('alert').filter({ hasText: 'Invalid or expired token' }).waitFor();
-      expect(await axeViolations(page)).toEqual([]);
+      await page.getByText('Your password is changed').waitFor();
+      expect((await m.api.post('/auth/sign-in/email', { email: user.user.email, password: 'brand new horse' })).status).toBe(200);
+      expect((await m.api.post('/auth/sign-in/email', { email: user.user.email, password: PASSWORD })).status).toBe(401);
+      const me = await m.api.post('/auth/sign-in/email', { email: user.user.email, password: 'brand new horse' });
+      expect(me.body.user.emailVerified).toBe(true);
       expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
     } finally {
       await close();

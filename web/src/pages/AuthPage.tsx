@@ -53,6 +53,19 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           {signUp ? 'Sign up' : 'Sign in'}
         </button>
       </form>
+      {!signUp && (
+        <p>
+          <a
+            href="/forgot-password"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate('/forgot-password');
+            }}
+          >
+            Forgot your password?
+          </a>
+        </p>
+      )}
       <p>
         {signUp ? 'Already have an account? ' : 'New here? '}
         <a

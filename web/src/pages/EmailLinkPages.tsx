@@ -106,6 +106,44 @@ export function ResetPasswordPage() {
   );
 }
 
+/**
+ * `/forgot-password`: asks for the reset email (POST /api/auth/request-password-reset), whose link
+ * comes back to `/reset-password`. The answer is the same for any address (docs/accounts.md, "No
+ * account enumeration"), and so is the page's.
+ */
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const request = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/request-password-reset', { body: { email } })),
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    request.mutate();
+  };
+  return (
+    <main className="auth">
+      <h1>Forgot your password?</h1>
+      {request.isSuccess ? (
+        <p role="status">If {email} has an account, an email with a link to choose a new password is on its way (the link works for an hour).</p>
+      ) : (
+        <form className="stack" onSubmit={onSubmit}>
+          <label>
+            Email
+            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+          </label>
+          {request.error && <ErrorState error={request.error} />}
+          <button type="submit" disabled={request.isPending}>
+            Email me a link
+          </button>
+        </form>
+      )}
+      <p>
+        <AppLink to="/sign-in">Back to sign-in</AppLink>
+      </p>
+    </main>
+  );
+}
+
 /** `/invitation/accept/:id` (the invitation email's link): join or decline, signed in as the invited address. */
 export function AcceptInvitationPage({ invitationId }: { invitationId: string }) {
   const queryClient = useQueryClient();
