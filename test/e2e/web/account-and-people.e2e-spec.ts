@@ -64,6 +64,7 @@ describe('the account page', () => {
 
       // A key limited to workspace:read.
       await page.getByLabel('Key name').fill('ci reader');
+      await page.getByLabel('Expires').selectOption({ label: 'In 30 days' });
       await page.getByRole('checkbox', { name: 'workspace:read', exact: true }).check();
       await page.getByRole('button', { name: 'Create key' }).click();
       const field = page.getByLabel('Your new API key');
@@ -79,6 +80,10 @@ describe('the account page', () => {
       expect((await t.api.get('/auth/api-key/list', undefined, asKey)).status).toBe(403);
       const row = page.getByRole('list', { name: 'API keys' }).getByRole('listitem').filter({ hasText: 'ci reader' });
       await row.getByText('Scopes: workspace:read').waitFor();
+      const [apiKey] = (await t.api.get('/auth/api-key/list', owner.token)).body as { name: string; expiresAt: string; permissions: unknown }[];
+      expect(apiKey!.name).toBe('ci reader');
+      expect(apiKey!.permissions).toEqual({ workspace: ['read'] });
+      expect(Math.abs(Date.parse(apiKey!.expiresAt) - Date.now() - 30 * 86_400_000)).toBeLessThan(120_000);
 
       // Shown once: gone once dismissed, and not on the page after a reload.
       await page.getByRole('button', { name: 'Done' }).click();
@@ -128,6 +133,18 @@ describe('the account page', () => {
       // The sign-up session (another session) ended; the browser's did not.
       expect((await t.api.get('/auth/get-session', owner.token)).status).toBe(401);
       expect(await page.evaluate(`fetch('/api/auth/get-session').then((r) => r.status)`)).toBe(200);
+
+      // Unticked: another session stays.
+      const other = await t.api.post('/auth/sign-in/email', { email: owner.user.email, password: 'a much newer horse' });
+      expect(other.status).toBe(200);
+      await box.uncheck();
+      await page.getByLabel('Current password').fill('a much newer horse');
+      await page.getByLabel('New password').fill('the newest horse yet');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      // The form empties once the API said yes.
+      await until('the second change', async () => (await page.getByLabel('Current password').inputValue()) === '', 8_000);
+      expect((await t.api.post('/auth/sign-in/email', { email: owner.user.email, password: 'the newest horse yet' })).status).toBe(200);
+      expect((await t.api.get('/auth/get-session', other.body.token)).status).toBe(200);
 
       // A wrong current password: the API's message.
       await page.getByLabel('Current password').fill('not the password');
@@ -186,6 +203,13 @@ describe('the people page', () => {
       await until('the API to say admin', async () => (await roleOf(bob.user.id)) === 'admin');
       await until('the page to say admin', async () => (await o.page.getByLabel(`Role of Test User (${bob.user.email})`).inputValue()) === 'admin', 8_000);
       expect(o.problems).toEqual([]);
+
+      // A team.
+      await o.page.getByLabel('New team').fill('Design');
+      await o.page.getByRole('button', { name: 'Create team' }).click();
+      await o.page.getByRole('list', { name: 'Teams' }).getByText('Design', { exact: true }).waitFor();
+      const teams = (await t.api.get(`/auth/organization/list-teams?organizationId=${workspaceId}`, owner.token)).body as { name: string }[];
+      expect(teams.map((x) => x.name)).toContain('Design');
 
       // A viewer: the members, no role, remove or invite controls.
       await signedIn(v.page, viewer.user.email);
