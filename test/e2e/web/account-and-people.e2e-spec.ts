@@ -294,6 +294,37 @@ describe('the pages the emails link to', () => {
     }
   });
 
+  it('the account page sends the verification link, which comes back to it', async () => {
+    const user = await m.api.signUp({ name: 'Vera Unverified' });
+    const { page, problems, close } = await mPage();
+    try {
+      await signIn(page, user.user.email, PASSWORD);
+      await page.waitForURL((u) => u.pathname === '/');
+      await page.goto('/account');
+      await page.getByText('Your email address is not verified yet.').waitFor();
+      // No key until the address is proven: the API's message.
+      await page.getByLabel('Key name').fill('too early');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Email not verified' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Send a verification link' }).click();
+      await page.getByText('follow the link in the email').waitFor();
+      // The second verification email (sign-up sent the first) carries the way back to the account page.
+      const mail = await until('a second verification email', () => {
+        const got = smtp.to(user.user.email).filter((x) => x.parsed.subject?.startsWith('Verify your email address'));
+        return got.length >= 2 ? got[1] : null;
+      });
+      const link = new URL((mail.parsed.text ?? '').match(/https?:\/\/\S*verify-email\S*/)![0]);
+      expect(link.searchParams.get('callbackURL')).toBe('http://app.tandem.test/account');
+      const followed = await m.api.get(link.pathname.replace(/^\/api/, '') + link.search);
+      expect([followed.status, followed.headers.get('location')]).toEqual([302, 'http://app.tandem.test/account']);
+      expect((await m.api.post('/auth/sign-in/email', { email: user.user.email, password: PASSWORD })).body.user.emailVerified).toBe(true);
+      expect(problems.filter((p) => !/status of 403/.test(p))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('the verification token verifies; a forgotten password: the reset email’s link sets a new one', async () => {
     const user = await m.api.signUp({ name: 'Rita Reset' });
     const { page, problems, close } = await mPage();

@@ -40,6 +40,7 @@ function Profile({ user }: { user: Session['user'] }) {
       <h2 id="profile-h">Profile</h2>
       <form className="stack narrow" onSubmit={onSubmit}>
         <p className="muted">{user.email}</p>
+        {!user.emailVerified && <VerifyNotice email={user.email} />}
         <label>
           Name
           <input value={name} onChange={(e) => setName(e.target.value)} required autoComplete="name" />
@@ -59,6 +60,29 @@ function Profile({ user }: { user: Session['user'] }) {
         </button>
       </form>
     </section>
+  );
+}
+
+/**
+ * An unverified address: until it is proven (and while the service sends mail) the user can make
+ * no API key (docs/accounts.md, "When an address is proven"). The link comes back here.
+ */
+function VerifyNotice({ email }: { email: string }) {
+  const send = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/send-verification-email', { body: { email, callbackURL: '/account' } })),
+  });
+  return (
+    <div className="notice">
+      <p>Your email address is not verified yet.</p>
+      {send.error && <ErrorState error={send.error} />}
+      {send.isSuccess ? (
+        <p role="status">Sent: follow the link in the email (it works for 24 hours), then sign in again.</p>
+      ) : (
+        <button type="button" className="secondary" onClick={() => send.mutate()} disabled={send.isPending}>
+          Send a verification link
+        </button>
+      )}
+    </div>
   );
 }
 
