@@ -54,25 +54,27 @@ export function Header({ workspaceId, title }: { workspaceId: string | null; tit
         </select>
       </label>
       {title && <h1 className="page-title">{title}</h1>}
-import { NotificationBell } from './Notifications';
-import { SearchButton } from './Search';
-import { useSession } from '../session';
-
-/** The top bar: the workspace switcher, search (Ctrl-K), the notifications bell, the account (the user's name) and sign-out. */
-export function Header({ workspaceId, title }: { workspaceId: string | null; title?: string }) {
-  const queryClient = useQueryClient();
-  const session = useSession();
-  const bar = useRef<HTMLElement>(null);
-  // The task panel starts below the bar (--topbar-height), so search and the bell stay in reach.
-  useLayoutEffect(() => {
-    const el = bar.current;
-    if (!el) return;
-    const set = () => document.documentElement.style.setProperty('--topbar-height', `${el.offsetHeight}px`);
-    set();
-    const observer = new ResizeObserver(set);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+      <div className="topbar-actions">
+        {/* Without a workspace in the path, search the first one. */}
+        <SearchButton workspaceId={workspaceId ?? workspaces.data?.[0]?.id ?? null} />
+        <NotificationBell workspaceId={workspaceId} />
+        {session.data && (
+          <a
+            href="/account"
+            className="account-link"
+            aria-label={`Your account: ${session.data.user.name}`}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate('/account');
+            }}
+          >
+            {session.data.user.name}
+          </a>
+        )}
+        <button type="button" className="link" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign out
+        </button>
+      </div>
     </header>
   );
 }

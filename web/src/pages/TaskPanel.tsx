@@ -6,7 +6,7 @@ import type { Column, Task } from '../api/types';
 import { ErrorState, Loading } from '../components/States';
 import { usePermissions } from '../permissions';
 import { navigate } from '../router';
-import { useSession } from '../App';
+import { useSession } from '../session';
 
 const PRIORITIES = ['no-priority', 'low', 'medium', 'high', 'urgent'] as const;
 type Priority = (typeof PRIORITIES)[number];
