@@ -7,6 +7,7 @@ import { BoardPage } from './pages/BoardPage';
 import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from './pages/EmailLinkPages';
 import { HomePage } from './pages/HomePage';
 import { PeoplePage } from './pages/PeoplePage';
+import { IntegrationsPage } from './pages/IntegrationsPage';
 import { WorkspacePage } from './pages/WorkspacePage';
 import { match, navigate, nextPath, usePath, withNext } from './router';
 import { useSession } from './session';
@@ -34,6 +35,8 @@ export function App() {
 
   const list = match('/w/:workspaceId/p/:projectId/list', path);
   if (list) return <BoardPage workspaceId={list.workspaceId!} projectId={list.projectId!} taskId={null} view="list" />;
+  const integrations = match('/w/:workspaceId/p/:projectId/integrations', path);
+  if (integrations) return <IntegrationsPage workspaceId={integrations.workspaceId!} projectId={integrations.projectId!} />;
   const board = match('/w/:workspaceId/p/:projectId', path) ?? match('/w/:workspaceId/p/:projectId/t/:taskId', path);
   if (board) return <BoardPage workspaceId={board.workspaceId!} projectId={board.projectId!} taskId={board.taskId ?? null} />;
   const people = match('/w/:workspaceId/members', path);

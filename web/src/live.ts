@@ -40,6 +40,7 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
   const onTask = (e: MessageEvent<string>) => {
     const event = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
     void queryClient.invalidateQueries({ queryKey: ['tasks', event.project?.id] });
+    void queryClient.invalidateQueries({ queryKey: ['deliveries', event.project?.id] });
     if (event.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', event.task.id] });
   };
   for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
@@ -50,7 +51,7 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
 
 /**
  * Follows the workspace's live events (GET /api/events, docs/live-events.md): a task event makes
- * the views of its project and task fetch again; a notification, the bell; after a lost
+ * the views of its project and task (and its delivery logs) fetch again; a notification, the bell; after a lost
  * connection (the browser reconnects by itself) or a `reset`, everything is fetched again.
  */
 export function useLiveEvents(workspaceId: string): LiveState {

@@ -24,3 +24,23 @@ export type Member = Ok<'/api/auth/organization/list-members', 'get'> extends (i
 export type Invitation = Ok<'/api/auth/organization/list-invitations', 'get'> extends (infer I)[] ? I : never;
 export type Team = Ok<'/api/auth/organization/list-teams', 'get'> extends (infer T)[] ? T : never;
 export type Role = Ok<'/api/auth/organization/list-roles', 'get'> extends (infer R)[] ? R : never;
+
+/** The JSON body a route takes. */
+type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type NonNull<T> = Exclude<T, null>;
+
+// The project integrations (docs/integrations.md, docs/git-hosts.md).
+export type MessengerIntegration = NonNull<Ok<'/api/messenger-integration/project/{projectId}', 'get'>>;
+export type MessengerBody = Body<'/api/messenger-integration/project/{projectId}', 'post'>;
+export type MessengerPatch = Body<'/api/messenger-integration/project/{projectId}', 'patch'>;
+export type ChatWebhookIntegration = NonNull<Ok<'/api/teamchat-integration/project/{projectId}', 'get'>>;
+export type ChatWebhookBody = Body<'/api/teamchat-integration/project/{projectId}', 'post'>;
+export type ChatWebhookPatch = Body<'/api/teamchat-integration/project/{projectId}', 'patch'>;
+export type GenericWebhookIntegration = NonNull<Ok<'/api/generic-webhook-integration/project/{projectId}', 'get'>>;
+export type GenericWebhookBody = Body<'/api/generic-webhook-integration/project/{projectId}', 'post'>;
+export type GenericWebhookPatch = Body<'/api/generic-webhook-integration/project/{projectId}', 'patch'>;
+export type IntegrationEvents = GenericWebhookIntegration['events'];
+export type DeliveryList = Ok<'/api/generic-webhook-integration/project/{projectId}/deliveries', 'get'>;
+export type Delivery = DeliveryList['deliveries'][number];
+export type SelfgitIntegration = NonNull<Ok<'/api/selfgit-integration/project/{projectId}', 'get'>>;
+export type HostedgitIntegration = NonNull<Ok<'/api/hostedgit-integration/project/{projectId}', 'get'>>;

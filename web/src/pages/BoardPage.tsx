@@ -86,6 +86,15 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
             >
               List
             </a>
+            <a
+              href={`/w/${workspaceId}/p/${projectId}/integrations`}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/w/${workspaceId}/p/${projectId}/integrations`);
+              }}
+            >
+              Integrations
+            </a>
           </nav>
         </div>
         {loading && <Loading what="the board" />}

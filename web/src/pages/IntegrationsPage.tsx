@@ -1,0 +1,58 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, must } from '../api/client';
+import { Header } from '../components/Header';
+import { ErrorState } from '../components/States';
+import { useLiveEvents } from '../live';
+import { usePermissions } from '../permissions';
+import { navigate } from '../router';
+import { HostedgitCard, SelfgitCard } from './integrations/GitHosts';
+import { NotifierCard } from './integrations/NotifierCard';
+import { NOTIFIERS } from './integrations/notifiers';
+
+/**
+ * A project's integrations (docs/integrations.md, docs/git-hosts.md): the four that notify, each
+ * with its delivery log, and the two git hosts. Any member sees the settings; the controls, and the
+ * delivery logs, only who holds workspace:manage_settings, as the API requires.
+ */
+export function IntegrationsPage({ workspaceId, projectId }: { workspaceId: string; projectId: string }) {
+  const can = usePermissions(workspaceId);
+  // Task events make the delivery logs fetch again (live.ts).
+  useLiveEvents(workspaceId);
+  const project = useQuery({ queryKey: ['project', projectId], queryFn: async () => must(await api.GET('/api/project/{id}', { params: { path: { id: projectId } } })) });
+  const canManage = can('workspace', 'manage_settings');
+  const boardPath = `/w/${workspaceId}/p/${projectId}`;
+  return (
+    <>
+      <Header workspaceId={workspaceId} title={project.data ? `${project.data.name}: integrations` : 'Integrations'} />
+      <main className="page integrations-page">
+        <nav aria-label="Project">
+          <a
+            href={boardPath}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(boardPath);
+            }}
+          >
+            ← Back to the board
+          </a>
+        </nav>
+        {project.error && <ErrorState error={project.error} />}
+        {!project.error && (
+          <>
+            <h2 className="section-title">Notifications</h2>
+            <div className="integrations">
+              {NOTIFIERS.map((n) => (
+                <NotifierCard key={n.kind} notifier={n} projectId={projectId} canManage={canManage} />
+              ))}
+            </div>
+            <h2 className="section-title">Git hosts</h2>
+            <div className="integrations">
+              <SelfgitCard projectId={projectId} canManage={canManage} />
+              <HostedgitCard projectId={projectId} canManage={canManage} />
+            </div>
+          </>
+        )}
+      </main>
+    </>
+  );
+}
