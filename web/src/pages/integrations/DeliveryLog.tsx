@@ -57,8 +57,10 @@ export function DeliveryLog({ notifier, projectId }: { notifier: Notifier; proje
                 <time dateTime={d.createdAt}>{when(d.createdAt)}</time>
               </div>
               <p className="attempts-count">
-                {d.attempts.length} {d.attempts.length === 1 ? 'attempt' : 'attempts'}
-                {d.deliveredAt && <> · delivered {when(d.deliveredAt)}</>}
+                <span>
+                  {d.attempts.length} {d.attempts.length === 1 ? 'attempt' : 'attempts'}
+                </span>
+                {d.deliveredAt && <span> · delivered {when(d.deliveredAt)}</span>}
               </p>
               {d.attempts.length > 0 && (
                 <ol className="attempts" aria-label="Attempts">

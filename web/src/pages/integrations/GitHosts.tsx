@@ -16,18 +16,24 @@ function LinkOptions(props: {
   record: { isActive: boolean; branchPattern: string };
   comment: boolean;
   host: string;
-  save: (body: { isActive?: boolean; branchPattern?: string; comment?: boolean }) => void;
+  save: (body: { isActive?: boolean; branchPattern?: string; comment?: boolean }, done?: () => void) => void;
   pending: boolean;
 }) {
   const [pattern, setPattern] = useState(props.record.branchPattern);
+  // A box shows its change at once (set in the same event), and the stored value once the record is back.
+  const [sending, setSending] = useState<{ isActive?: boolean; comment?: boolean } | null>(null);
+  const send = (b: { isActive?: boolean; comment?: boolean }) => {
+    setSending(b);
+    props.save(b, () => setSending(null));
+  };
   return (
     <div className="stack">
       <label className="check">
-        <input type="checkbox" checked={props.record.isActive} disabled={props.pending} onChange={(e) => props.save({ isActive: e.target.checked })} />
+        <input type="checkbox" checked={sending?.isActive ?? props.record.isActive} disabled={props.pending} onChange={(e) => send({ isActive: e.target.checked })} />
         Active
       </label>
       <label className="check">
-        <input type="checkbox" checked={props.comment} disabled={props.pending} onChange={(e) => props.save({ comment: e.target.checked })} />
+        <input type="checkbox" checked={sending?.comment ?? props.comment} disabled={props.pending} onChange={(e) => send({ comment: e.target.checked })} />
         Comment the task&apos;s link on the {props.host} issue
       </label>
       <form
@@ -129,7 +135,13 @@ export function SelfgitCard({ projectId, canManage }: { projectId: string; canMa
         <>
           {r && (
             <>
-              <LinkOptions record={r} comment={r.commentTaskLinkOnSelfgitIssue} host="git server's" save={(b) => patch.mutate(b)} pending={patch.isPending} />
+              <LinkOptions
+                record={r}
+                comment={r.commentTaskLinkOnSelfgitIssue}
+                host="git server's"
+                save={(b, done) => patch.mutate(b, { onSettled: done })}
+                pending={patch.isPending}
+              />
               <p className="hint">
                 After a rotation the previous webhook secret is still accepted for 24 hours; paste the new one into the repository&apos;s webhook within that day.
               </p>
@@ -309,7 +321,13 @@ export function HostedgitCard({ projectId, canManage }: { projectId: string; can
         <>
           {r && (
             <>
-              <LinkOptions record={r} comment={r.commentTaskLinkOnHostedgitIssue} host="hosted" save={(b) => patch.mutate(b)} pending={patch.isPending} />
+              <LinkOptions
+                record={r}
+                comment={r.commentTaskLinkOnHostedgitIssue}
+                host="hosted"
+                save={(b, done) => patch.mutate(b, { onSettled: done })}
+                pending={patch.isPending}
+              />
               <div className="actions">
                 <ConfirmButton label="Delete" question="Delete the hosted git link?" confirmLabel="Yes, delete" onConfirm={() => remove.mutate()} disabled={remove.isPending} />
               </div>

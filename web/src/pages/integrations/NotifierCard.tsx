@@ -31,6 +31,12 @@ export function NotifierCard({ notifier, projectId, canManage }: { notifier: Not
     setEditing(false);
   };
   const toggle = useMutation({ mutationFn: (isActive: boolean) => notifier.update(projectId, { values: {}, isActive }), onSuccess: onSaved });
+  // The box shows the change at once (set in the same event), and the stored value once the answer came.
+  const [activeSent, setActiveSent] = useState<boolean | null>(null);
+  const setActive = (isActive: boolean) => {
+    setActiveSent(isActive);
+    toggle.mutate(isActive, { onSettled: () => setActiveSent(null) });
+  };
   const remove = useMutation({ mutationFn: () => notifier.remove(projectId), onSuccess: () => onSaved(null) });
   const dropSecret = useMutation({ mutationFn: () => removeSigningSecret(projectId), onSuccess: onSaved });
   const headingId = `int-${notifier.kind}`;
@@ -69,7 +75,7 @@ export function NotifierCard({ notifier, projectId, canManage }: { notifier: Not
           {r && (
             <div className="actions">
               <label className="check">
-                <input type="checkbox" checked={r.isActive} disabled={toggle.isPending} onChange={(e) => toggle.mutate(e.target.checked)} />
+                <input type="checkbox" checked={activeSent ?? r.isActive} disabled={toggle.isPending} onChange={(e) => setActive(e.target.checked)} />
                 Active
               </label>
               {!editing && (

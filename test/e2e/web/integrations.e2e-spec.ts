@@ -1,0 +1,177 @@
+import { createHmac } from 'node:crypto';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { startTestApp, TestApp } from '../../support/app';
+import { launchBrowser } from '../../support/browser';
+import { HttpReceiver } from '../../support/http-receiver';
+import { axeViolations, newPage as openPage, signIn } from '../../support/web-page';
+import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
+
+/** The project integrations screen (docs/integrations.md) in a real Chromium against the real service, delivering to a loopback receiver. */
+let t: TestApp;
+let browser: Browser;
+let origin: string;
+const receiver = new HttpReceiver();
+beforeAll(async () => {
+  t = await startTestApp();
+  origin = t.url.replace(/\/api$/, '');
+  browser = await launchBrowser();
+  await receiver.start();
+}, 60_000);
+afterAll(async () => {
+  await receiver.stop();
+  await browser?.close();
+  await t?.close();
+});
+
+const newPage = () => openPage(browser, origin);
+const region = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+/** The delivery rows of a card's log. */
+const deliveries = (card: Locator) => card.locator('ol.deliveries > li');
+/** Nothing on the page is wider than a 375 px screen. */
+const fitsWidth = (page: Page) => page.evaluate('document.documentElement.scrollWidth') as Promise<number>;
+
+async function openIntegrations(page: Page, email: string, workspaceId: string, projectId: string) {
+  await signIn(page, email, 'correct horse battery');
+  await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+  await page.goto(`/w/${workspaceId}/p/${projectId}`);
+  // A control of the board that owners and members are both offered: the caller's permissions have
+  // loaded (the app keeps them across the move to the integrations page), so what is absent there
+  // is absent because of them.
+  await page.getByRole('button', { name: 'Add task to To Do' }).waitFor();
+  await page.getByRole('link', { name: 'Integrations' }).click();
+  await page.waitForURL(`**/w/${workspaceId}/p/${projectId}/integrations`);
+}
+
+describe('the integrations screen', () => {
+  it('the owner sets up a generic webhook; its deliveries show in the log; Redeliver sends the same webhook again; delete asks first', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Hooked' });
+    const path = `/hook-${project.id}`;
+    const { page, problems, close } = await newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await openIntegrations(page, owner.user.email, workspaceId, project.id);
+      const card = region(page, 'Generic webhook');
+      await card.getByText('not set up', { exact: true }).waitFor();
+      for (const name of ['Messenger', 'Team chat', 'Community chat', 'Self-hosted git', 'Hosted git']) {
+        await region(page, name).getByText('not set up', { exact: true }).waitFor();
+      }
+      expect(await axeViolations(page)).toEqual([]);
+
+      // A URL the API refuses: its 400 message shows, nothing is stored.
+      await card.getByLabel('Webhook URL').fill('ftp://example.com/hook');
+      await card.getByRole('button', { name: 'Set up Generic webhook' }).click();
+      await card.getByRole('alert').getByText('webhookUrl must be an http(s) URL').waitFor();
+      expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token)).body).toBeNull();
+
+      // Set it up: the receiver's URL, a signing secret, title changes instead of comments.
+      await card.getByLabel('Webhook URL').fill(`${receiver.url}${path}`);
+      await card.getByLabel('Signing secret').fill('s3cret-signing-value');
+      await card.getByRole('checkbox', { name: 'Title changed' }).check();
+      await card.getByRole('checkbox', { name: 'Comment added' }).uncheck();
+      await card.getByRole('button', { name: 'Set up Generic webhook' }).click();
+      await card.getByText('active', { exact: true }).waitFor();
+      // Secrets come back only as masks.
+      await card.getByText('s3cr\u2026alue').waitFor();
+      expect(await card.getByText('s3cret-signing-value').count()).toBe(0);
+      const stored = await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token);
+      expect(stored.body).toMatchObject({ isActive: true, secretConfigured: true, events: { taskTitleChanged: true, taskCommentCreated: false, taskCreated: true } });
+      await card.getByText('Nothing delivered yet.').waitFor();
+
+      // A task made elsewhere: the receiver gets it and the log shows it delivered.
+      await createTask(t, owner.token, project.id, { title: 'Ring the bell' });
+      const [first] = await receiver.waitFor(path, 1);
+      const webhookId = first!.headers['webhook-id'];
+      expect(webhookId).toEqual(expect.any(String));
+      expect(first!.json).toMatchObject({ event: 'task.created' });
+      const signed = `${webhookId}.${first!.headers['webhook-timestamp']}.${first!.raw}`;
+      expect(first!.headers['webhook-signature']).toBe(`v1,${createHmac('sha256', 's3cret-signing-value').update(signed).digest('base64')}`);
+      const row = deliveries(card).first();
+      await row.and(page.locator('[data-status="delivered"]')).waitFor({ timeout: 20_000 });
+      await row.getByText('task.created').waitFor();
+      await row.getByText('1 attempt', { exact: true }).waitFor();
+      await row.getByText('HTTP 200', { exact: true }).waitFor();
+      // The row is that delivery: the webhook-id is the delivery id.
+      expect(await row.getAttribute('data-delivery')).toBe(webhookId);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Redeliver while the receiver holds its answer: the row is pending, then delivered with a second attempt.
+      let release!: () => void;
+      receiver.answerNext({ status: 200, hold: new Promise<void>((r) => (release = r)) });
+      await row.getByRole('button', { name: /^Redeliver task\.created/ }).click();
+      await row.and(page.locator('[data-status="pending"]')).waitFor();
+      await row.getByText('pending', { exact: true }).waitFor();
+      const again = await receiver.waitFor(path, 2);
+      expect(again[1]!.headers['webhook-id']).toBe(webhookId);
+      expect(again[1]!.raw).toBe(first!.raw);
+      release();
+      await row.and(page.locator('[data-status="delivered"]')).waitFor({ timeout: 10_000 });
+      await row.getByText('2 attempts', { exact: true }).waitFor();
+      expect(await deliveries(card).count()).toBe(1);
+
+      // A receiver that fails: the attempt's HTTP 500 shows in the log (the delivery waits for its retry).
+      receiver.answerNext({ status: 500, body: 'boom' });
+      await row.getByRole('button', { name: /^Redeliver task\.created/ }).click();
+      await row.getByText('HTTP 500', { exact: true }).waitFor({ timeout: 10_000 });
+      await row.getByText('HTTP 500: boom').waitFor();
+      await row.getByText('3 attempts', { exact: true }).waitFor();
+      expect(await row.getAttribute('data-status')).toBe('pending');
+
+      // Inactive, then active again, through the toggle.
+      await card.getByRole('checkbox', { name: 'Active' }).uncheck();
+      await card.getByText('inactive', { exact: true }).waitFor();
+      expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token)).body.isActive).toBe(false);
+      await card.getByRole('checkbox', { name: 'Active' }).check();
+      await card.getByText('active', { exact: true }).waitFor();
+
+      // Change the URL only: the secret is not asked for again, and stays.
+      await card.getByRole('button', { name: 'Change settings' }).click();
+      await card.getByLabel('Webhook URL').fill(`${receiver.url}${path}/v2`);
+      await card.getByRole('button', { name: 'Save changes' }).click();
+      await card.getByRole('button', { name: 'Change settings' }).waitFor();
+      expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token)).body).toMatchObject({ secretConfigured: true, maskedSecret: 's3cr\u2026alue' });
+      expect(await fitsWidth(page)).toBeLessThanOrEqual(375);
+
+      // Delete asks first; Cancel keeps it.
+      await card.getByRole('button', { name: 'Delete', exact: true }).click();
+      await card.getByRole('button', { name: 'Cancel' }).click();
+      expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token)).body).not.toBeNull();
+      await card.getByRole('button', { name: 'Delete', exact: true }).click();
+      await card.getByRole('group', { name: 'Delete the Generic webhook integration?' }).getByRole('button', { name: 'Yes, delete' }).click();
+      await card.getByText('not set up', { exact: true }).waitFor();
+      expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token)).body).toBeNull();
+
+      // The one console problem is the browser's report of the refused 400 above.
+      expect(problems).toEqual([expect.stringContaining('status of 400')]);
+    } finally {
+      await close();
+    }
+  }, 90_000);
+
+  it('a member without workspace:manage_settings sees the settings but no controls and no delivery log', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const member = await userWithRole(t, workspaceId, 'member');
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Watched' });
+    const made = await t.api.post(`/generic-webhook-integration/project/${project.id}`, { webhookUrl: `${receiver.url}/member-${project.id}/abcdefghijkl` }, owner.token);
+    expect(made.status).toBe(200);
+    const { page, problems, close } = await newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await openIntegrations(page, member.user.email, workspaceId, project.id);
+      const card = region(page, 'Generic webhook');
+      await card.getByText('active', { exact: true }).waitFor();
+      await card.getByText(made.body.maskedWebhookUrl).waitFor();
+      await region(page, 'Hosted git').getByText('not set up', { exact: true }).waitFor();
+      const main = page.getByRole('main');
+      expect(await main.getByRole('button').count()).toBe(0);
+      expect(await main.getByRole('textbox').count()).toBe(0);
+      expect(await main.getByRole('checkbox').count()).toBe(0);
+      expect(await card.getByRole('heading', { name: 'Delivery log' }).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBeLessThanOrEqual(375);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
