@@ -40,6 +40,9 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
   const onTask = (e: MessageEvent<string>) => {
     const event = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
     void queryClient.invalidateQueries({ queryKey: ['tasks', event.project?.id] });
+    // The integrations' deliveries of the event are written a moment after it (docs/integrations.md,
+    // "Delivery log"): the delivery logs look again at once and, for a while, often.
+    queryClient.setQueryData(['task-event-at', event.project?.id], Date.now());
     void queryClient.invalidateQueries({ queryKey: ['deliveries', event.project?.id] });
     if (event.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', event.task.id] });
   };

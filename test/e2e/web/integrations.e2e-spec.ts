@@ -87,7 +87,8 @@ describe('the integrations screen', () => {
       const signed = `${webhookId}.${first!.headers['webhook-timestamp']}.${first!.raw}`;
       expect(first!.headers['webhook-signature']).toBe(`v1,${createHmac('sha256', 's3cret-signing-value').update(signed).digest('base64')}`);
       const row = deliveries(card).first();
-      await row.and(page.locator('[data-status="delivered"]')).waitFor({ timeout: 20_000 });
+      // Within 8 s: the live task event makes the log look again (its idle refresh is every 10 s).
+      await row.and(page.locator('[data-status="delivered"]')).waitFor({ timeout: 8_000 });
       await row.getByText('task.created').waitFor();
       await row.getByText('1 attempt', { exact: true }).waitFor();
       await row.getByText('HTTP 200', { exact: true }).waitFor();

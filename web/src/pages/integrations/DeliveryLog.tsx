@@ -8,8 +8,9 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'â€
 /**
  * An integration's delivery log (GET â€¦/deliveries, newest first; "Older" pages on with `before`),
  * with Redeliver per delivery (docs/integrations.md, "Delivery log"). While a delivery is pending
- * the log is fetched again every 1.5 s, so its outcome shows when it comes; otherwise every 10 s
- * (and at once on a task event of the project, see live.ts).
+ * the log is fetched again every 1.5 s, so its outcome shows when it comes, and so it is for 15 s
+ * after a task event of the project (the live events), whose deliveries are written a moment later;
+ * otherwise every 10 s.
  */
 export function DeliveryLog({ notifier, projectId }: { notifier: Notifier; projectId: string }) {
   const queryClient = useQueryClient();
@@ -19,7 +20,11 @@ export function DeliveryLog({ notifier, projectId }: { notifier: Notifier; proje
     queryFn: ({ pageParam }) => notifier.deliveries(projectId, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.length < PAGE ? undefined : last[last.length - 1]?.id),
-    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.some((d) => d.status === 'pending')) ? 1500 : 10_000),
+    refetchInterval: (q) => {
+      const pending = q.state.data?.pages.some((p) => p.some((d) => d.status === 'pending'));
+      const lastEvent = queryClient.getQueryData<number>(['task-event-at', projectId]) ?? 0;
+      return pending || Date.now() - lastEvent < 15_000 ? 1500 : 10_000;
+    },
   });
   const redeliver = useMutation({
     mutationFn: (id: string) => notifier.redeliver(projectId, id),
