@@ -4,6 +4,7 @@ import { startTestApp, TestApp } from '../../support/app';
 import { launchBrowser } from '../../support/browser';
 import { HttpReceiver } from '../../support/http-receiver';
 import { axeViolations, newPage as openPage, signIn } from '../../support/web-page';
+import { BOT_TOKEN, insertDelivery, MASKED_BOT_TOKEN } from '../../support/integrations';
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** The project integrations screen (docs/integrations.md) in a real Chromium against the real service, delivering to a loopback receiver. */
@@ -171,6 +172,71 @@ describe('the integrations screen', () => {
       expect(await axeViolations(page)).toEqual([]);
       expect(await fitsWidth(page)).toBeLessThanOrEqual(375);
       expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('messenger settings change without the bot token again; the log pages with Older; Link repository asks the API', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Chatty' });
+    const hook = await t.api.post(`/generic-webhook-integration/project/${project.id}`, { webhookUrl: `${receiver.url}/paged-${project.id}` }, owner.token);
+    // 25 deliveries, one a minute: a page holds 20, the oldest 5 come with Older.
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 12, i)).toISOString();
+    for (let i = 0; i < 25; i++) {
+      await insertDelivery(t, {
+        workspaceId,
+        projectId: project.id,
+        targetType: 'generic-webhook',
+        targetId: hook.body.id,
+        event: i === 0 ? 'task.title_changed' : 'task.created',
+        createdAt: at(i),
+      });
+    }
+    const { page, problems, close } = await newPage();
+    try {
+      await openIntegrations(page, owner.user.email, workspaceId, project.id);
+
+      const messenger = region(page, 'Messenger');
+      await messenger.getByLabel('Bot token').fill(BOT_TOKEN);
+      await messenger.getByLabel('Chat id').fill('-1001234567890');
+      await messenger.getByRole('button', { name: 'Set up Messenger' }).click();
+      await messenger.getByText(MASKED_BOT_TOKEN).waitFor();
+      expect(await page.getByText(BOT_TOKEN).count()).toBe(0);
+      // Another field changes without typing the token again: the form shows its mask, and keeps it.
+      await messenger.getByRole('button', { name: 'Change settings' }).click();
+      const token = messenger.getByLabel('Bot token');
+      expect([await token.inputValue(), await token.getAttribute('placeholder'), await token.getAttribute('required')]).toEqual(['', MASKED_BOT_TOKEN, null]);
+      await messenger.getByLabel('Chat label').fill('Ops room');
+      await messenger.getByRole('button', { name: 'Save changes' }).click();
+      await messenger.getByText('Ops room').waitFor();
+      expect((await t.api.get(`/messenger-integration/project/${project.id}`, owner.token)).body).toMatchObject({
+        chatLabel: 'Ops room',
+        botTokenConfigured: true,
+        maskedBotToken: MASKED_BOT_TOKEN,
+      });
+
+      const generic = region(page, 'Generic webhook');
+      await deliveries(generic).nth(19).waitFor();
+      expect(await deliveries(generic).count()).toBe(20);
+      await generic.getByRole('button', { name: 'Older Generic webhook deliveries' }).click();
+      await deliveries(generic).nth(24).waitFor();
+      expect(await deliveries(generic).count()).toBe(25);
+      // Newest first: the oldest (the only title change) is last.
+      await deliveries(generic).last().getByText('task.title_changed').waitFor();
+      expect(await generic.getByRole('button', { name: 'Older Generic webhook deliveries' }).count()).toBe(0);
+
+      // This server has no hosted git App configured: the API's 503 message shows.
+      const hosted = region(page, 'Hosted git');
+      await hosted.getByRole('textbox', { name: 'Owner', exact: true }).fill('acme');
+      await hosted.getByRole('textbox', { name: 'Repository', exact: true }).fill('website');
+      await hosted.getByRole('button', { name: 'Link repository' }).click();
+      await hosted
+        .getByRole('alert')
+        .getByText(/Linking a hostedgit repository is not configured on this server/)
+        .waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect(problems).toEqual([expect.stringContaining('status of 503')]);
     } finally {
       await close();
     }

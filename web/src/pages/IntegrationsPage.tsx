@@ -16,7 +16,7 @@ import { NOTIFIERS } from './integrations/notifiers';
  */
 export function IntegrationsPage({ workspaceId, projectId }: { workspaceId: string; projectId: string }) {
   const can = usePermissions(workspaceId);
-  // Task events make the delivery logs fetch again (live.ts).
+  // Task events make the delivery logs fetch again (docs/live-events.md).
   useLiveEvents(workspaceId);
   const project = useQuery({ queryKey: ['project', projectId], queryFn: async () => must(await api.GET('/api/project/{id}', { params: { path: { id: projectId } } })) });
   const canManage = can('workspace', 'manage_settings');
