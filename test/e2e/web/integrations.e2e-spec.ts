@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startTestApp, TestApp } from '../../support/app';
 import { launchBrowser } from '../../support/browser';
+import { FakeSelfgit } from '../../support/git-hosts';
 import { HttpReceiver } from '../../support/http-receiver';
 import { axeViolations, newPage as openPage, signIn } from '../../support/web-page';
 import { BOT_TOKEN, insertDelivery, MASKED_BOT_TOKEN } from '../../support/integrations';
@@ -12,14 +13,19 @@ let t: TestApp;
 let browser: Browser;
 let origin: string;
 const receiver = new HttpReceiver();
+const git = new FakeSelfgit();
+const GIT_TOKEN = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8a9b0';
 beforeAll(async () => {
   t = await startTestApp();
   origin = t.url.replace(/\/api$/, '');
   browser = await launchBrowser();
   await receiver.start();
+  await git.start();
+  git.addUser(GIT_TOKEN, 'ada');
 }, 60_000);
 afterAll(async () => {
   await receiver.stop();
+  await git.stop();
   await browser?.close();
   await t?.close();
 });
@@ -237,6 +243,61 @@ describe('the integrations screen', () => {
         .waitFor();
       expect(await axeViolations(page)).toEqual([]);
       expect(problems).toEqual([expect.stringContaining('status of 503')]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('selfgit: connect a repository (a refused token shows the API message), its webhook settings, rotate the secret, change the options', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Gitted' });
+    const repoName = `site-${project.id.slice(0, 8)}`;
+    git.addRepo('acme', repoName, { access: { [GIT_TOKEN]: 'write' } });
+    const { page, problems, close } = await newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await openIntegrations(page, owner.user.email, workspaceId, project.id);
+      const card = region(page, 'Self-hosted git');
+      await card.getByLabel('Server URL').fill(git.url);
+      await card.getByLabel('Access token').fill('not-a-known-token');
+      await card.getByLabel('Repository owner').fill('acme');
+      await card.getByLabel('Repository name').fill(repoName);
+      await card.getByRole('button', { name: 'Connect repository' }).click();
+      await card.getByRole('alert').getByText('The selfgit server refused the access token').waitFor();
+
+      await card.getByLabel('Access token').fill(GIT_TOKEN);
+      await card.getByRole('button', { name: 'Connect repository' }).click();
+      await card.getByText('active', { exact: true }).waitFor();
+      const record = (await t.api.get(`/selfgit-integration/project/${project.id}`, owner.token)).body;
+      await card.getByText(record.maskedAccessToken).waitFor();
+      await card.getByText(record.webhookUrl).waitFor();
+      await card.getByText(record.webhookSecret).waitFor();
+      expect(await page.getByText(GIT_TOKEN).count()).toBe(0);
+      await card.getByText(/previous webhook secret is still accepted for 24 hours/).waitFor();
+
+      // Rotation asks first, then shows the new secret.
+      await card.getByRole('button', { name: 'Rotate webhook secret' }).click();
+      await card.getByRole('button', { name: 'Yes, rotate' }).click();
+      await card.getByText(record.webhookSecret).waitFor({ state: 'detached' });
+      const rotated = (await t.api.get(`/selfgit-integration/project/${project.id}`, owner.token)).body;
+      expect(rotated.webhookSecret).toMatch(/^[0-9a-f]{48}$/);
+      expect(rotated.webhookSecret).not.toBe(record.webhookSecret);
+      await card.getByText(rotated.webhookSecret).waitFor();
+
+      await card.getByLabel('Branch pattern').fill('feature/{slug}-{number}');
+      await card.getByRole('button', { name: 'Save pattern' }).click();
+      await card.getByText('feature/{slug}-{number}', { exact: true }).waitFor();
+      await card.getByRole('checkbox', { name: /Comment the task's link/ }).check();
+      await card.getByRole('checkbox', { name: 'Active' }).uncheck();
+      await card.getByText('inactive', { exact: true }).waitFor();
+      expect((await t.api.get(`/selfgit-integration/project/${project.id}`, owner.token)).body).toMatchObject({
+        branchPattern: 'feature/{slug}-{number}',
+        commentTaskLinkOnSelfgitIssue: true,
+        isActive: false,
+      });
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBeLessThanOrEqual(375);
+      expect(problems).toEqual([expect.stringContaining('status of 400')]);
     } finally {
       await close();
     }
