@@ -109,6 +109,7 @@ describe('the integrations screen', () => {
       await row.getByRole('button', { name: /^Redeliver task\.created/ }).click();
       await row.and(page.locator('[data-status="pending"]')).waitFor();
       await row.getByText('pending', { exact: true }).waitFor();
+      expect(await row.getByRole('button', { name: /^Redeliver task\.created/ }).isDisabled()).toBe(true);
       const again = await receiver.waitFor(path, 2);
       expect(again[1]!.headers['webhook-id']).toBe(webhookId);
       expect(again[1]!.raw).toBe(first!.raw);
@@ -124,6 +125,8 @@ describe('the integrations screen', () => {
       await row.getByText('HTTP 500: boom').waitFor();
       await row.getByText('3 attempts', { exact: true }).waitFor();
       expect(await row.getAttribute('data-status')).toBe('pending');
+      // Waiting for its retry, it may be redelivered now; while a redelivery is on its way, not.
+      expect(await row.getByRole('button', { name: /^Redeliver task\.created/ }).isEnabled()).toBe(true);
 
       // Inactive, then active again, through the toggle.
       await card.getByRole('checkbox', { name: 'Active' }).uncheck();

@@ -6,6 +6,13 @@ import { PAGE, type Notifier } from './notifiers';
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /**
+ * A pending delivery whose last attempt did not fail is on its way (just made, or just redelivered):
+ * Redeliver waits for its outcome. One waiting for a retry after a failure may be redelivered now
+ * (receivers deduplicate by webhook-id, docs/integrations.md).
+ */
+const waitingForOutcome = (d: Delivery) => d.status === 'pending' && !d.attempts.at(-1)?.error;
+
+/**
  * An integration's delivery log (GET …/deliveries, newest first; "Older" pages on with `before`),
  * with Redeliver per delivery (docs/integrations.md, "Delivery log"). While a delivery is pending
  * the log is fetched again every 1.5 s, so its outcome shows when it comes, and so it is for 15 s
@@ -88,7 +95,7 @@ export function DeliveryLog({ notifier, projectId }: { notifier: Notifier; proje
                 type="button"
                 className="secondary"
                 onClick={() => redeliver.mutate(d.id)}
-                disabled={d.status === 'pending' || (redeliver.isPending && redeliver.variables === d.id)}
+                disabled={waitingForOutcome(d) || (redeliver.isPending && redeliver.variables === d.id)}
                 aria-label={`Redeliver ${d.event} of ${when(d.createdAt)}`}
               >
                 Redeliver
