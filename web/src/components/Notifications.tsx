@@ -59,7 +59,7 @@ export function NotificationBell({ workspaceId }: { workspaceId: string | null }
           <path d="M13.7 21a2 2 0 0 1-3.4 0" />
         </svg>
         {unread > 0 && (
-          <span className="badge" aria-hidden="true">
+          <span className="bell-count" aria-hidden="true">
             {unread > 99 ? '99+' : unread}
           </span>
         )}
