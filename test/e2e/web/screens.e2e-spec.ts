@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, TestApp } from '../../support/app';
+import { launchBrowser } from '../../support/browser';
+import { card, newPage as openPage, signIn } from '../../support/web-page';
+import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
+
+/**
+ * The main screens at a desktop width, each with what it must show; `npm run docs:web` also saves
+ * them as the pictures of docs/web.md.
+ */
+const SHOTS = process.env.UPDATE_WEB_SHOTS === '1' ? join(__dirname, '../../../docs/web') : null;
+
+let t: TestApp;
+let browser: Browser;
+let origin: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  origin = t.url.replace(/\/api$/, '');
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function shot(page: Page, name: string): Promise<void> {
+  // Nothing runs past the right edge at this width.
+  expect([name, await page.evaluate('document.documentElement.scrollWidth')]).toEqual([name, 1280]);
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+it('the main screens render what they are for', async () => {
+  const { owner, workspaceId } = await ownerWithWorkspace(t);
+  const ada = await userWithRole(t, workspaceId, 'admin');
+  const project = await createProject(t, owner.token, workspaceId, { name: 'Website' });
+  const titles = ['Draft the landing page', 'Pick a colour palette', 'Write the pricing copy', 'Set up analytics', 'Fix the signup form'];
+  const tasks = [];
+  for (const [i, title] of titles.entries()) {
+    tasks.push(
+      await createTask(t, owner.token, project.id, {
+        title,
+        status: ['to-do', 'to-do', 'in-progress', 'in-review', 'done'][i],
+        priority: ['high', 'low', 'medium', 'urgent', 'no-priority'][i],
+      }),
+    );
+  }
+  await t.api.put(`/task/${tasks[0].id}`, { userId: owner.user.id, description: 'Hero, **three** features, and a call to action.' }, ada.token);
+  await t.api.post(`/comment/${tasks[0].id}`, { content: 'First sketch is in the shared folder.' }, ada.token);
+
+  const { page, problems, close } = await openPage(browser, origin);
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/sign-in');
+    await page.getByRole('heading', { name: 'Sign in to Tandem' }).waitFor();
+    await shot(page, 'sign-in');
+
+    await signIn(page, owner.user.email, 'correct horse battery');
+    await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+    await page.goto(`/w/${workspaceId}/p/${project.id}`);
+    for (const title of titles) await card(page, title).waitFor();
+    await page.getByText('Live', { exact: true }).waitFor();
+    await shot(page, 'board');
+
+    await card(page, titles[0]).click();
+    await page.getByRole('dialog').getByText('First sketch is in the shared folder.').waitFor();
+    await shot(page, 'task');
+
+    await page.goto(`/w/${workspaceId}/p/${project.id}/list`);
+    await page.getByText(`${titles.length} of ${titles.length} tasks`).waitFor();
+    await shot(page, 'list');
+
+    await page.keyboard.press('Control+K');
+    await page.getByRole('dialog').getByRole('searchbox').or(page.getByRole('dialog').getByRole('combobox')).first().fill('pricing');
+    await page.getByRole('dialog').getByText('Write the pricing copy').waitFor();
+    await shot(page, 'search');
+    await page.keyboard.press('Escape');
+
+    // Ada assigns a task to the owner: the bell counts it.
+    await t.api.put(`/task/${tasks[2].id}`, { userId: owner.user.id }, ada.token);
+    await page.getByRole('button', { name: /Notifications, [1-9]\d* unread/ }).click();
+    await page
+      .getByText(/assigned/i)
+      .first()
+      .waitFor();
+    await shot(page, 'notifications');
+
+    await page.goto(`/w/${workspaceId}/p/${project.id}/integrations`);
+    await page
+      .getByRole('heading', { name: /Generic webhook/i })
+      .first()
+      .waitFor();
+    await shot(page, 'integrations');
+
+    await page.goto(`/w/${workspaceId}/members`);
+    await page.getByText(ada.user.email).first().waitFor();
+    await shot(page, 'people');
+
+    await page.goto('/account');
+    await page
+      .getByRole('heading', { name: /API keys/i })
+      .first()
+      .waitFor();
+    await shot(page, 'account');
+    expect(problems).toEqual([]);
+  } finally {
+    await close();
+  }
+}, 90_000);
