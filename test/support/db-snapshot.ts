@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { sql } from './fixtures';
+import { until } from './until';
 
 /**
  * Tables whose rows an accepted credential touches on any request (the session's and the key's
@@ -45,4 +46,12 @@ export async function databaseSnapshots(databaseUrl: string): Promise<{ take(): 
     take: async () => (await client.query(statement)).rows[0],
     close: () => client.end(),
   };
+}
+
+/**
+ * Waits until the outbox relay (in the test's app) has taken every outbox row: take it before a
+ * "nothing was written" snapshot, so the rows of the test's own set-up do not vanish between two.
+ */
+export async function outboxDrained(databaseUrl: string): Promise<void> {
+  await until('the outbox to be relayed', async () => (await sql<{ n: number }>(databaseUrl, `SELECT count(*)::int AS n FROM outbox`))[0].n === 0);
 }

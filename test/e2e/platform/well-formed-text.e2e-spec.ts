@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, TestApp } from '../../support/app';
-import { databaseSnapshots } from '../../support/db-snapshot';
+import { databaseSnapshots, outboxDrained } from '../../support/db-snapshot';
 import { hmacHex } from '../../support/git-hosts';
 import { createProject, createTask, MISSING_ID, ownerWithWorkspace } from '../../support/work-items';
 
@@ -28,6 +28,7 @@ it('a lone surrogate in a body value or key (any depth) is 400 {message} naming 
   const tok = owner.token;
   const snapshots = await databaseSnapshots(t.databaseUrl);
   try {
+    await outboxDrained(t.databaseUrl);
     const before = await snapshots.take();
     // Raw JSON text: `\ud800` is the escape a client sends; JSON.stringify writes the same for a lone surrogate.
     const cases: [string, string, string, string][] = [
@@ -73,6 +74,7 @@ it('percent-encoded bytes that are not UTF-8 in a query or a path are 400 {messa
   const tok = owner.token;
   const snapshots = await databaseSnapshots(t.databaseUrl);
   try {
+    await outboxDrained(t.databaseUrl);
     const before = await snapshots.take();
     const cases: [string, string, string][] = [
       // A lone surrogate as UTF-8 would write it (WTF-8/CESU-8): not UTF-8.
@@ -126,6 +128,7 @@ it('a body whose bytes are not UTF-8 is 400 {message}, not text with U+FFFD in i
   const project = await createProject(t, owner.token, workspaceId);
   const snapshots = await databaseSnapshots(t.databaseUrl);
   try {
+    await outboxDrained(t.databaseUrl);
     const before = await snapshots.take();
     for (const bytes of [Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xff]), Buffer.from([0xc3])]) {
       const body = Buffer.concat([Buffer.from('{"title":"x'), bytes, Buffer.from('"}')]);
