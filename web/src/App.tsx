@@ -8,6 +8,7 @@ import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmai
 import { HomePage } from './pages/HomePage';
 import { PeoplePage } from './pages/PeoplePage';
 import { IntegrationsPage } from './pages/IntegrationsPage';
+import { ProjectSettingsPage } from './pages/ProjectSettingsPage';
 import { WorkspacePage } from './pages/WorkspacePage';
 import { match, navigate, nextPath, usePath, withNext } from './router';
 import { useSession } from './session';
@@ -37,6 +38,8 @@ export function App() {
   if (list) return <BoardPage workspaceId={list.workspaceId!} projectId={list.projectId!} taskId={null} view="list" />;
   const integrations = match('/w/:workspaceId/p/:projectId/integrations', path);
   if (integrations) return <IntegrationsPage workspaceId={integrations.workspaceId!} projectId={integrations.projectId!} />;
+  const settings = match('/w/:workspaceId/p/:projectId/settings', path);
+  if (settings) return <ProjectSettingsPage workspaceId={settings.workspaceId!} projectId={settings.projectId!} />;
   const board = match('/w/:workspaceId/p/:projectId', path) ?? match('/w/:workspaceId/p/:projectId/t/:taskId', path);
   if (board) return <BoardPage workspaceId={board.workspaceId!} projectId={board.projectId!} taskId={board.taskId ?? null} />;
   const people = match('/w/:workspaceId/members', path);

@@ -95,6 +95,15 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
             >
               Integrations
             </a>
+            <a
+              href={`/w/${workspaceId}/p/${projectId}/settings`}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/w/${workspaceId}/p/${projectId}/settings`);
+              }}
+            >
+              Settings
+            </a>
           </nav>
         </div>
         {loading && <Loading what="the board" />}
