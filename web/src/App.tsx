@@ -6,6 +6,7 @@ import { AuthPage } from './pages/AuthPage';
 import { BoardPage } from './pages/BoardPage';
 import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from './pages/EmailLinkPages';
 import { HomePage } from './pages/HomePage';
+import { NotificationPrefsPage } from './pages/NotificationPrefsPage';
 import { PeoplePage } from './pages/PeoplePage';
 import { IntegrationsPage } from './pages/IntegrationsPage';
 import { ProjectSettingsPage } from './pages/ProjectSettingsPage';
@@ -49,6 +50,7 @@ export function App() {
   // The invitation email links to CLIENT_URL/invitation/accept/<id> (docs/decisions-local.md, "Email worker").
   const invitation = match('/invitation/accept/:invitationId', path);
   if (invitation) return <AcceptInvitationPage invitationId={invitation.invitationId!} />;
+  if (path === '/account/notifications') return <NotificationPrefsPage />;
   if (path === '/account') return <AccountPage user={session.data.user} />;
   if (path === '/') return <HomePage />;
   return <ErrorState error={new ApiError(404, 'Page not found')} />;

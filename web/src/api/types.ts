@@ -44,3 +44,9 @@ export type DeliveryList = Ok<'/api/generic-webhook-integration/project/{project
 export type Delivery = DeliveryList['deliveries'][number];
 export type SelfgitIntegration = NonNull<Ok<'/api/selfgit-integration/project/{projectId}', 'get'>>;
 export type HostedgitIntegration = NonNull<Ok<'/api/hostedgit-integration/project/{projectId}', 'get'>>;
+
+// The caller's notification preferences and workspace rules (docs/notifications.md).
+export type NotificationPreferences = Ok<'/api/notification-preferences', 'get'>;
+export type WorkspaceRule = NotificationPreferences['workspaces'][number];
+export type PreferencesBody = Body<'/api/notification-preferences', 'put'>;
+export type WorkspaceRuleBody = Body<'/api/notification-preferences/workspaces/{workspaceId}', 'put'>;

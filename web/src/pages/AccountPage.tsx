@@ -5,6 +5,7 @@ import type { ApiKey, CreatedApiKey, Session, SessionItem } from '../api/types';
 import { Header } from '../components/Header';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { when } from '../format';
+import { navigate } from '../router';
 
 /** The caller's account: profile, password, sessions and API keys (docs/accounts.md). */
 export function AccountPage({ user }: { user: Session['user'] }) {
@@ -13,6 +14,18 @@ export function AccountPage({ user }: { user: Session['user'] }) {
       <Header workspaceId={null} />
       <main className="page account">
         <h1>Your account</h1>
+        <p>
+          <a
+            href="/account/notifications"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate('/account/notifications');
+            }}
+          >
+            Notification preferences
+          </a>{' '}
+          <span className="muted">(email, push and webhook channels, and a rule per workspace)</span>
+        </p>
         <Profile user={user} />
         <Password />
         <Sessions />
