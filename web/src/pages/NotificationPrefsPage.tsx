@@ -236,11 +236,13 @@ function RuleForm({ workspace, prefs, rule }: { workspace: Workspace; prefs: Not
   // A new rule starts active, for all projects, each channel as it is globally (docs/notifications.md, "Workspace rules").
   const initial = (r: WorkspaceRule | null) => ({
     isActive: r?.isActive ?? true,
-    channels: Object.fromEntries(CHANNELS.map((c) => [c, r ? r[`${c}Enabled`] : enabledOf(prefs, c)])) as Record<Channel, boolean>,
+    // Only the boxes the user ticks or unticks: the others follow the rule, or the global channels as they are now.
+    channels: {} as Partial<Record<Channel, boolean>>,
     projectMode: r?.projectMode ?? 'all',
     selected: new Set(r?.selectedProjectIds ?? []),
   });
   const [f, setF] = useState(() => initial(rule));
+  const channelOn = (c: Channel) => f.channels[c] ?? (rule ? rule[`${c}Enabled`] : enabledOf(prefs, c));
   const save = useMutation({
     mutationFn: async (body: WorkspaceRuleBody) =>
       must(await api.PUT('/api/notification-preferences/workspaces/{workspaceId}', { params: { path: { workspaceId: workspace.id } }, body })),
@@ -258,7 +260,7 @@ function RuleForm({ workspace, prefs, rule }: { workspace: Workspace; prefs: Not
     e.preventDefault();
     remove.reset();
     // A channel off globally is not sent: the API refuses it on here until it is on there.
-    const flags = Object.fromEntries(CHANNELS.filter((c) => enabledOf(prefs, c)).map((c) => [`${c}Enabled`, f.channels[c]]));
+    const flags = Object.fromEntries(CHANNELS.filter((c) => enabledOf(prefs, c)).map((c) => [`${c}Enabled`, channelOn(c)]));
     save.mutate({ ...flags, isActive: f.isActive, projectMode: f.projectMode, selectedProjectIds: f.projectMode === 'selected' ? [...f.selected] : [] });
   };
   const toggleProject = (pid: string, on: boolean) =>
@@ -282,7 +284,7 @@ function RuleForm({ workspace, prefs, rule }: { workspace: Workspace; prefs: Not
           <label className="check" key={c}>
             <input
               type="checkbox"
-              checked={enabledOf(prefs, c) && f.channels[c]}
+              checked={enabledOf(prefs, c) && channelOn(c)}
               disabled={!enabledOf(prefs, c)}
               onChange={(e) => setF((x) => ({ ...x, channels: { ...x.channels, [c]: e.target.checked } }))}
             />
@@ -323,11 +325,11 @@ function RuleForm({ workspace, prefs, rule }: { workspace: Workspace; prefs: Not
         </p>
       )}
       <div className="actions">
-        <button type="submit" disabled={save.isPending} aria-label={`Save the rule for ${workspace.name}`}>
+        <button type="submit" disabled={save.isPending} aria-label={`Save rule for ${workspace.name}`}>
           Save rule
         </button>
         {rule && (
-          <button type="button" className="secondary" onClick={() => remove.mutate()} disabled={remove.isPending} aria-label={`Remove the rule for ${workspace.name}`}>
+          <button type="button" className="secondary" onClick={() => remove.mutate()} disabled={remove.isPending} aria-label={`Remove rule for ${workspace.name}`}>
             Remove rule
           </button>
         )}

@@ -38,8 +38,7 @@ export function ProjectSettingsPage({ workspaceId, projectId }: { workspaceId: s
         {project.data && (
           <>
             {!canUpdate && <p className="muted">Your roles let you see these settings, not change them.</p>}
-            {/* Keyed by the saved record, so the form starts again from what the API answered. */}
-            <Details key={`${project.data.name}|${project.data.slug}|${project.data.description ?? ''}|${project.data.isPublic}`} project={project.data} canUpdate={canUpdate} />
+            <Details project={project.data} canUpdate={canUpdate} />
             <Columns projectId={projectId} canUpdate={canUpdate} />
             <Lifecycle project={project.data} workspaceId={workspaceId} canUpdate={canUpdate} canDelete={can('project', 'delete')} />
           </>
