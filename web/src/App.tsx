@@ -50,7 +50,8 @@ export function App() {
   // The invitation email links to CLIENT_URL/invitation/accept/<id> (docs/decisions-local.md, "Email worker").
   const invitation = match('/invitation/accept/:invitationId', path);
   if (invitation) return <AcceptInvitationPage invitationId={invitation.invitationId!} />;
-  if (path === '/account/notifications') return <NotificationPrefsPage />;
+  // The notification emails link to CLIENT_URL/settings/notifications (docs/notifications.md, "What each channel receives").
+  if (path === '/account/notifications' || path === '/settings/notifications') return <NotificationPrefsPage />;
   if (path === '/account') return <AccountPage user={session.data.user} />;
   if (path === '/') return <HomePage />;
   return <ErrorState error={new ApiError(404, 'Page not found')} />;

@@ -209,6 +209,11 @@ describe('notification preferences', () => {
       expect(await page.locator(`form[data-workspace="${workspaceId}"]`).getByRole('checkbox', { name: 'Ignored' }).isChecked()).toBe(false);
       expect(await page.getByLabel('Webhook notifications').isChecked()).toBe(true);
 
+      // The emails' preferences link (docs/notifications.md) opens the same page.
+      await page.goto('/settings/notifications');
+      await page.getByRole('heading', { name: 'Notification preferences' }).waitFor();
+      await page.getByText('s3cr\u2026alue').waitFor();
+
       // The refused rule logged one failed load in the browser; nothing else went wrong.
       expect(problems).toEqual([expect.stringContaining('status of 400')]);
     } finally {
