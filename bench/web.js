@@ -75,11 +75,11 @@ async function main() {
     for (let i = 0; i < LOADS; i++) {
       await page.goto(boardUrl);
       await page.waitForFunction((n) => globalThis.document.querySelectorAll('button.card-open').length >= n, TASKS, { timeout: 30_000 });
-      loads.push(await page.evaluate('performance.now()'));
+      loads.push(await page.evaluate(() => performance.now()));
     }
     loads.sort((a, b) => a - b);
 
-    // Drags: each card of the first column, by its handle, into the next column.
+    // Drags: the first card of the first column, by its handle, into the second, then back, one after another.
     await page.getByText('Live', { exact: true }).waitFor();
     const drags = [];
     for (let i = 0; i < DRAGS; i++) {
@@ -110,8 +110,13 @@ async function main() {
       await page.mouse.move(a.x + 20, a.y + 20, { steps: 3 });
       await page.mouse.move(b.x + b.width / 2, b.y + 60, { steps: 6 });
       await page.mouse.up();
-      await page.waitForFunction('window.__moved !== null', undefined, { timeout: 10_000 });
-      drags.push(await page.evaluate('window.__moved - window.__released'));
+      await page
+        .waitForFunction(() => globalThis.__moved !== null, undefined, { timeout: 10_000 })
+        .catch(async (err) => {
+          console.error('drag', i, from, '->', to, 'task', id, 'status now', (await call('GET', `/task/${id}`, undefined, token)).body.status, JSON.stringify({ a, b }));
+          throw err;
+        });
+      drags.push(await page.evaluate(() => globalThis.__moved - globalThis.__released));
       // Let the change reach the service before the next drag.
       await waitFor('the move saved', async () => (await call('GET', `/task/${id}`, undefined, token)).body.status === to);
     }

@@ -61,6 +61,28 @@ describe('the web app', () => {
       await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
       await page.mouse.up();
       await inProgress.locator('button.card-open', { hasText: 'Oil the gears' }).waitFor();
+      // And back to the left, onto the column under the pointer.
+      const back = (await handle.boundingBox())!;
+      const left = (await todo.boundingBox())!;
+      await page.mouse.move(back.x + back.width / 2, back.y + back.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(back.x - 20, back.y + 20, { steps: 5 });
+      await page.mouse.move(left.x + left.width / 2, left.y + 40, { steps: 10 });
+      await page.mouse.up();
+      await todo.locator('button.card-open', { hasText: 'Oil the gears' }).waitFor();
+      await until('the API to have it back in To Do', async () => {
+        const pid = new URL(page.url()).pathname.split('/')[4];
+        const list = (await page.evaluate(`fetch('/api/task/tasks/${pid}?limit=100').then((r) => r.json())`)) as { data: { title: string; status: string }[] };
+        return list.data.find((x) => x.title === 'Oil the gears')?.status === 'to-do';
+      });
+      // Across again, for the rest of the journey.
+      const again = (await handle.boundingBox())!;
+      await page.mouse.move(again.x + again.width / 2, again.y + again.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(again.x + 20, again.y + 20, { steps: 5 });
+      await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
+      await page.mouse.up();
+      await inProgress.locator('button.card-open', { hasText: 'Oil the gears' }).waitFor();
       // The API has it too.
       const projectId = new URL(page.url()).pathname.split('/')[4];
       const tasks = (await page.evaluate(`fetch('/api/task/tasks/${projectId}?limit=100').then((r) => r.json())`)) as { data: { title: string; status: string }[] };

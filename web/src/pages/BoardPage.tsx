@@ -1,4 +1,16 @@
-import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  pointerWithin,
+  rectIntersection,
+  useDraggable,
+  useDroppable,
+  useSensor,
+  useSensors,
+  type CollisionDetection,
+  type DragEndEvent,
+} from '@dnd-kit/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
@@ -10,6 +22,12 @@ import { usePermissions } from '../permissions';
 import { navigate } from '../router';
 import { ListView } from './ListView';
 import { TaskPanel } from './TaskPanel';
+
+/** The column under the pointer (what a person aims at), else the one the card overlaps most (the keyboard has no pointer). */
+const columnUnder: CollisionDetection = (args) => {
+  const under = pointerWithin(args);
+  return under.length ? under : rectIntersection(args);
+};
 
 /** Every task of a project, a page of 100 at a time (the API's largest). */
 async function allTasks(projectId: string): Promise<Task[]> {
@@ -119,7 +137,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
           />
         )}
         {view === 'board' && columns.data && tasks.data && project.data && (
-          <DndContext sensors={sensors} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
+          <DndContext sensors={sensors} collisionDetection={columnUnder} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
             <div className="board" role="list" aria-label="Columns">
               {columns.data.map((c) => (
                 <BoardColumn
