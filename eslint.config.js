@@ -270,7 +270,7 @@ module.exports = [
 
   // TypeScript: type-aware bug checks.
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
     plugins: { '@typescript-eslint': tseslint.plugin, tandem },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
