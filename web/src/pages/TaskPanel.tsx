@@ -210,12 +210,17 @@ function Labels({ workspaceId, taskId, editable }: { workspaceId: string; taskId
     queryFn: async () => must(await api.GET('/api/label/workspace/{workspaceId}', { params: { path: { workspaceId } } })),
   });
   const onTask = useQuery({ queryKey: ['task', taskId, 'labels'], queryFn: async () => must(await api.GET('/api/label/task/{taskId}', { params: { path: { taskId } } })) });
+  // What was asked for, set in the click's own render (a controlled box would otherwise spring back until the request starts).
+  const [asked, setAsked] = useState<Record<string, boolean>>({});
   const toggle = useMutation({
     mutationFn: async ({ id, on }: { id: string; on: boolean }) =>
       on
         ? must(await api.PUT('/api/label/{id}/task', { params: { path: { id } }, body: { taskId } }))
         : must(await api.DELETE('/api/label/{id}/task', { params: { path: { id } }, body: { taskId } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', taskId, 'labels'] }),
+    onSettled: async (_data, _err, { id }) => {
+      await queryClient.invalidateQueries({ queryKey: ['task', taskId, 'labels'] });
+      setAsked(({ [id]: _done, ...rest }) => rest);
+    },
   });
   const names = new Set(onTask.data?.map((l) => l.name));
   const catalogueLabels = catalogue.data?.filter((l) => l.taskId === null) ?? [];
@@ -231,9 +236,13 @@ function Labels({ workspaceId, taskId, editable }: { workspaceId: string; taskId
               <input
                 type="checkbox"
                 // While the change is on its way, the box shows what was asked for.
-                checked={toggle.isPending && toggle.variables?.id === l.id ? toggle.variables.on : names.has(l.name)}
-                disabled={!editable || toggle.isPending}
-                onChange={(e) => toggle.mutate({ id: l.id, on: e.target.checked })}
+                checked={asked[l.id] ?? names.has(l.name)}
+                disabled={!editable || l.id in asked}
+                onChange={(e) => {
+                  const on = e.target.checked;
+                  setAsked((a) => ({ ...a, [l.id]: on }));
+                  toggle.mutate({ id: l.id, on });
+                }}
               />
               <span style={{ borderColor: l.color }}>{l.name}</span>
             </label>
