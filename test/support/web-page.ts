@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
+import { startTestApp, TestApp } from './app';
+import { launchBrowser } from './browser';
 
 /** Helpers of the browser tests (test/e2e/web): pages that record their problems, sign-in, axe-core. */
 
@@ -37,4 +39,26 @@ export async function axeViolations(page: Page): Promise<string[]> {
     n: number;
   }[];
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.n})`);
+}
+
+/** The service (API and worker in one process) and a Chromium for one browser-test file, with the app's origin. */
+export interface WebApp {
+  t: TestApp;
+  browser: Browser;
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startWebApp(): Promise<WebApp> {
+  const t = await startTestApp();
+  const browser = await launchBrowser();
+  return {
+    t,
+    browser,
+    origin: t.url.replace(/\/api$/, ''),
+    close: async () => {
+      await browser.close();
+      await t.close();
+    },
+  };
 }

@@ -1,24 +1,20 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, TestApp } from '../../support/app';
-import { launchBrowser } from '../../support/browser';
 import { TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
-import { axeViolations, newPage as openPage, signIn } from '../../support/web-page';
+import { axeViolations, newPage as openPage, signIn, startWebApp, type WebApp } from '../../support/web-page';
 import { ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** The account page and a workspace's people page in a real Chromium against the real service. */
 let t: TestApp;
 let browser: Browser;
 let origin: string;
+let web: WebApp | undefined;
 beforeAll(async () => {
-  t = await startTestApp();
-  origin = t.url.replace(/\/api$/, '');
-  browser = await launchBrowser();
+  web = await startWebApp();
+  ({ t, browser, origin } = web);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => web?.close());
 
 // A step that does not happen fails naming itself, well within the test's own timeout.
 const newPage = async () => {

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, TestApp } from '../../support/app';
-import { launchBrowser } from '../../support/browser';
-import { card, newPage as openPage, signIn } from '../../support/web-page';
+import type { TestApp } from '../../support/app';
+import { card, newPage as openPage, signIn, startWebApp, type WebApp } from '../../support/web-page';
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /**
@@ -15,15 +14,12 @@ const SHOTS = process.env.UPDATE_WEB_SHOTS === '1' ? join(__dirname, '../../../d
 let t: TestApp;
 let browser: Browser;
 let origin: string;
+let web: WebApp | undefined;
 beforeAll(async () => {
-  t = await startTestApp();
-  origin = t.url.replace(/\/api$/, '');
-  browser = await launchBrowser();
+  web = await startWebApp();
+  ({ t, browser, origin } = web);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => web?.close());
 
 async function shot(page: Page, name: string): Promise<void> {
   // Nothing runs past the right edge at this width.

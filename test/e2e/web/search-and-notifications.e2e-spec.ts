@@ -1,22 +1,18 @@
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, TestApp } from '../../support/app';
-import { launchBrowser } from '../../support/browser';
-import { axeViolations, newPage as openPage, signIn } from '../../support/web-page';
+import type { TestApp } from '../../support/app';
+import { axeViolations, newPage as openPage, signIn, startWebApp, type WebApp } from '../../support/web-page';
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** Search (Ctrl-K, the Search button) and the notifications bell of the web app, in a real Chromium against the real service. */
 let t: TestApp;
 let browser: Browser;
 let origin: string;
+let web: WebApp | undefined;
 beforeAll(async () => {
-  t = await startTestApp();
-  origin = t.url.replace(/\/api$/, '');
-  browser = await launchBrowser();
+  web = await startWebApp();
+  ({ t, browser, origin } = web);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => web?.close());
 
 const newPage = () => openPage(browser, origin);
 const PASSWORD = 'correct horse battery';
