@@ -39,7 +39,9 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
   source.onerror = () => set(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
   const onTask = (e: MessageEvent<string>) => {
     const event = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
-    void queryClient.invalidateQueries({ queryKey: ['tasks', event.project?.id] });
+    // While a drag's change is on its way the board shows it already; fetching now could answer the
+    // state before it and put the card back for a moment. The move fetches the board when it settles.
+    if (queryClient.isMutating({ mutationKey: ['move', event.project?.id] }) === 0) void queryClient.invalidateQueries({ queryKey: ['tasks', event.project?.id] });
     // The integrations' deliveries of the event are written a moment after it (docs/integrations.md,
     // "Delivery log"): the delivery logs look again at once and, for a while, often.
     queryClient.setQueryData(['task-event-at', event.project?.id], Date.now());

@@ -79,13 +79,19 @@ describe('the web app', () => {
       await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
       await page.mouse.up();
       await inProgress.locator('button.card-open', { hasText: 'Oil the gears' }).waitFor();
-      // The API has it too.
+      // The API has it too, once the move's request has been answered (the card moved before it was sent).
       const projectId = new URL(page.url()).pathname.split('/')[4];
-      const tasks = (await page.evaluate(`fetch('/api/task/tasks/${projectId}?limit=100').then((r) => r.json())`)) as { data: { title: string; status: string }[] };
-      expect(tasks.data.map((x: { title: string; status: string }) => [x.title, x.status]).sort()).toEqual([
+      const statuses = async () => {
+        const tasks = (await page.evaluate(`fetch('/api/task/tasks/${projectId}?limit=100').then((r) => r.json())`)) as { data: { title: string; status: string }[] };
+        return tasks.data.map((x) => [x.title, x.status]).sort();
+      };
+      await until('the API to have it in In Progress', async () => (await statuses())[0][1] === 'in-progress');
+      expect(await statuses()).toEqual([
         ['Oil the gears', 'in-progress'],
         ['Punch the cards', 'to-do'],
       ]);
+      // And the board did not put it back meanwhile.
+      expect(await inProgress.locator('button.card-open', { hasText: 'Oil the gears' }).count()).toBe(1);
 
       // Open the task, comment on it.
       await card(page, 'Oil the gears').click();

@@ -50,6 +50,8 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   const [moveError, setMoveError] = useState<unknown>(null);
 
   const move = useMutation({
+    // Keyed so the live stream can leave the board alone while a move is on its way (web/src/live.ts).
+    mutationKey: ['move', projectId],
     mutationFn: async ({ id, status }: { id: string; status: string }) => must(await api.PUT('/api/task/status/{id}', { params: { path: { id } }, body: { status } })),
     // Optimistic: the card moves at once, and goes back with the API's message if the change is refused.
     onMutate: async ({ id, status }) => {
