@@ -182,6 +182,27 @@ export type MovedTaskRow = TaskRow & { old_project_id: string; old_status: strin
 /** Task update shapes (sets of changed fields) prepared per process: the first ones seen, in practice the frequent ones (a status, a title, the client's edit form). */
 const UPDATE_SHAPES = 12;
 
+/**
+ * Sets the positions of tasks of one column ($1 project, $2 workspace, $3 status) to their index in
+ * $4, all or nothing: `missing` names the first listed task that is not in that column (nothing is
+ * written then). The listed rows are locked first so two reorders of one column queue up.
+ */
+const REORDER_SQL = `
+  WITH wanted AS (SELECT id, ord - 1 AS position FROM unnest($4::uuid[]) WITH ORDINALITY AS w(id, ord)),
+  found AS (
+    SELECT t.id FROM task t JOIN wanted w ON w.id = t.id
+     WHERE t.project_id = $1 AND t.workspace_id = $2 AND t.status = $3
+     ORDER BY t.id FOR UPDATE OF t
+  ),
+  missing AS (SELECT w.id FROM wanted w WHERE w.id NOT IN (SELECT id FROM found) ORDER BY w.position LIMIT 1),
+  moved AS (
+    UPDATE task t SET position = w.position, updated_at = now() FROM wanted w
+     WHERE t.id = w.id AND t.project_id = $1 AND t.workspace_id = $2 AND t.status = $3
+       AND t.position <> w.position AND NOT EXISTS (SELECT 1 FROM missing)
+    RETURNING t.id
+  )
+  SELECT (SELECT id FROM missing) AS missing, (SELECT count(*)::int FROM moved) AS moved`;
+
 @Injectable()
 export class TaskChangesRepository {
   private readonly updateShapes = new PreparedShapes('task_update', UPDATE_SHAPES);
@@ -272,6 +293,12 @@ export class TaskChangesRepository {
     const [row] = name ? await preparedRows<TaskRow>(m, name, text, params) : await rows<TaskRow>(m, text, params);
     // Only history rows with an event kind write events (an assignee or date change may not).
     return diff.activities.some((a) => Object.hasOwn(EVENT_KIND_OF_HISTORY, a.type)) ? this.written(row, m) : row;
+  }
+
+  /** The order of one column's tasks (REORDER_SQL): the first listed task not in it, or null when written. */
+  async reorder(workspaceId: string, projectId: string, status: string, taskIds: string[]): Promise<string | null> {
+    const [row] = await preparedRows<{ missing: string | null }>(this.ds.manager, 'task_reorder', REORDER_SQL, [projectId, workspaceId, status, taskIds]);
+    return row.missing;
   }
 
   /** Moves a task to another project of its workspace (MOVE_SQL); undefined when refused. */

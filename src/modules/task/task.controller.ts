@@ -7,6 +7,7 @@ import {
   CreateTaskDto,
   ListTasksQuery,
   MoveTaskDto,
+  ReorderTasksDto,
   TaskAssigneeDto,
   TaskDescriptionDto,
   TaskDueDateDto,
@@ -17,6 +18,7 @@ import {
 } from './dto/task.dto';
 import { TaskService } from './task.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { EmptyAnswer } from '../../common/http/answers.schema';
 import { MoveAnswerSchema, TaskPageSchema, TaskRecordSchema } from '../task/task.schema';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
@@ -45,6 +47,19 @@ export class TaskController {
   @ApiOperation({ summary: "A page of the project's tasks, filtered and sorted" })
   list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Query() q: ListTasksQuery) {
     return this.tasks.list(scope.workspaceId, projectId, q);
+  }
+
+  @Put('reorder/:projectId')
+  @ApiAnswer('{}', EmptyAnswer)
+  @RequirePermission('task', 'update', PROJECT)
+  @ApiOperation({ summary: "Set the order of one column's tasks (positions 0, 1, 2, … as listed; all or nothing); answers {}" })
+  @ApiErrors(
+    [400, 'Task … is not in column … of this project', 'Task … is listed more than once', 'each of taskIds must be a task id'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Project not found'],
+  )
+  reorder(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Body() dto: ReorderTasksDto) {
+    return this.tasks.reorder(scope.workspaceId, projectId, dto.status, dto.taskIds);
   }
 
   @Put('move/:id')

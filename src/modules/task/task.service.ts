@@ -88,6 +88,22 @@ export class TaskService {
     throw new NotFoundException(PROJECT_NOT_FOUND);
   }
 
+  /**
+   * The order of one column's tasks (the board's drag within a column): positions 0, 1, 2, … in the
+   * order given, all or nothing; tasks not listed keep theirs (docs/decisions-local.md, "Positions").
+   */
+  async reorder(workspaceId: string, projectId: string, status: string, taskIds: string[]): Promise<Record<string, never>> {
+    const seen = new Set<string>();
+    for (const id of taskIds) {
+      if (seen.has(id)) throw new BadRequestException(`Task ${id} is listed more than once`);
+      seen.add(id);
+    }
+    if (!taskIds.length) return {};
+    const missing = await this.changes.reorder(workspaceId, projectId, status, taskIds);
+    if (missing) throw new BadRequestException(`Task ${missing} is not in column ${status} of this project`);
+    return {};
+  }
+
   async list(workspaceId: string, projectId: string, q: ListTasksQuery) {
     const { rows, total, page, pageSize } = await this.tasks.listInProject(workspaceId, projectId, q);
     return {

@@ -397,6 +397,13 @@ const RECIPES: Record<string, Recipe> = {
   // ---- tasks
   'POST /api/task/:projectId': { call: (c) => ({ path: `/task/${c.A.project.id}`, body: { title: randomName('Task') } }) },
   'GET /api/task/tasks/:projectId': { call: (c) => ({ path: `/task/tasks/${c.A.project.id}` }) },
+  'PUT /api/task/reorder/:projectId': {
+    call: async (c) => {
+      const fresh = await c.fresh.task();
+      return { path: `/task/reorder/${c.A.project.id}`, body: { status: fresh.status, taskIds: [fresh.id] } };
+    },
+    ids: { 'taskIds.0': 'task' },
+  },
   'PUT /api/task/move/:id': {
     call: async (c) => ({ path: `/task/move/${(await c.fresh.task()).id}`, body: { destinationProjectId: c.A.project2.id } }),
     ids: { destinationProjectId: 'project' },

@@ -78,6 +78,7 @@ describe('tenant isolation of work items', () => {
       ['DELETE', `/column/${column.id}`, undefined, C],
       ['POST', `/task/${project.id}`, { title: 'X' }, P],
       ['GET', `/task/tasks/${project.id}`, undefined, P],
+      ['PUT', `/task/reorder/${project.id}`, { status: task.status, taskIds: [task.id] }, P],
       ['GET', `/task/${task.id}`, undefined, T],
       ['PUT', `/task/${task.id}`, { title: 'X' }, T],
       ['DELETE', `/task/${task.id}`, undefined, T],

@@ -319,6 +319,54 @@ describe('updating tasks', () => {
   });
 });
 
+describe('ordering a column', () => {
+  const order = async (projectId: string, status: string) =>
+    (await sql(t.databaseUrl, `SELECT id, position FROM task WHERE project_id = $1 AND status = $2 ORDER BY position, number`, [projectId, status])) as {
+      id: string;
+      position: number;
+    }[];
+
+  it('PUT /task/reorder/:projectId sets the positions of one column as listed, writing no activity', async () => {
+    const { owner, project } = await board();
+    const [a, b, c] = [await createTask(t, owner.token, project.id), await createTask(t, owner.token, project.id), await createTask(t, owner.token, project.id)];
+    const other = await createTask(t, owner.token, project.id, { status: 'done' });
+    const res = await t.api.put(`/task/reorder/${project.id}`, { status: a.status, taskIds: [c.id, a.id, b.id] }, owner.token);
+    expect([res.status, res.body]).toEqual([200, {}]);
+    expect(await order(project.id, a.status)).toEqual([
+      { id: c.id, position: 0 },
+      { id: a.id, position: 1 },
+      { id: b.id, position: 2 },
+    ]);
+    expect((await activities(c.id)).map((x) => x.type)).toEqual(['created']);
+    // The board reads them in that order.
+    const listed = await t.api.get(`/task/tasks/${project.id}?status=${a.status}&sortBy=position&sortOrder=asc`, owner.token);
+    expect(listed.body.data.map((x: { id: string }) => x.id)).toEqual([c.id, a.id, b.id]);
+    expect((await order(project.id, 'done')).map((x) => x.position)).toEqual([other.position]);
+  });
+
+  it('is all or nothing: a task of another column or project, or one listed twice, is 400 and changes nothing', async () => {
+    const { owner, workspaceId, project } = await board();
+    const [a, b] = [await createTask(t, owner.token, project.id), await createTask(t, owner.token, project.id)];
+    const done = await createTask(t, owner.token, project.id, { status: 'done' });
+    const elsewhere = await createTask(t, owner.token, (await createProject(t, owner.token, workspaceId)).id);
+    const before = await order(project.id, a.status);
+    for (const [ids, message] of [
+      [[b.id, a.id, done.id], `Task ${done.id} is not in column ${a.status} of this project`],
+      [[b.id, elsewhere.id, a.id], `Task ${elsewhere.id} is not in column ${a.status} of this project`],
+      [[b.id, a.id, b.id], `Task ${b.id} is listed more than once`],
+      [[b.id, 'nope'], 'each of taskIds must be a task id'],
+    ] as const) {
+      const res = await t.api.put(`/task/reorder/${project.id}`, { status: a.status, taskIds: ids }, owner.token);
+      expect([res.status, res.body.message]).toEqual([400, message]);
+    }
+    expect(await order(project.id, a.status)).toEqual(before);
+    // A viewer may not.
+    const viewer = await userWithRole(t, workspaceId, 'viewer');
+    expect((await t.api.put(`/task/reorder/${project.id}`, { status: a.status, taskIds: [b.id, a.id] }, viewer.token)).status).toBe(403);
+    expect(await order(project.id, a.status)).toEqual(before);
+  });
+});
+
 describe('moving tasks', () => {
   it('moves a task: next number and end position in the destination, same-slug status, moved activity', async () => {
     const { owner, workspaceId, project } = await board();

@@ -106,6 +106,87 @@ describe('the web app', () => {
     }
   });
 
+  it('the main journey by keyboard alone: Tab to each control, type, Enter; a task dragged with Space and the arrows; search by key', async () => {
+    const { page, problems, close } = await newPage();
+    /** Presses Tab until `target` has the focus (so it is reachable by keyboard), at most 80 times. */
+    const tabTo = async (target: ReturnType<typeof page.getByRole>) => {
+      await target.waitFor();
+      for (let i = 0; i < 80; i++) {
+        await page.keyboard.press('Tab');
+        if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
+      }
+      throw new Error(`not reachable by Tab: ${target.toString()}`);
+    };
+    try {
+      await page.goto('/sign-up');
+      await tabTo(page.getByLabel('Name'));
+      await page.keyboard.type('Grace Hopper');
+      await tabTo(page.getByLabel('Email'));
+      await page.keyboard.type(`keys${Date.now()}@example.test`);
+      await tabTo(page.getByLabel('Password'));
+      await page.keyboard.type('correct horse battery');
+      await page.keyboard.press('Enter');
+      await tabTo(page.getByLabel('New workspace'));
+      await page.keyboard.type('Compilers');
+      await page.keyboard.press('Enter');
+      await tabTo(page.getByLabel('New project'));
+      await page.keyboard.type('Flow');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'To Do' }).waitFor();
+      for (const title of ['Find the moth', 'Tape it in the log']) {
+        await tabTo(page.getByLabel('New task in To Do'));
+        await page.keyboard.type(title);
+        await page.keyboard.press('Enter');
+        await card(page, title).waitFor();
+      }
+
+      // Pick "Find the moth" up with Space, carry it right with the arrow keys, put it down with Space.
+      const inProgress = page.locator('[data-column="in-progress"]');
+      const step = 25; // dnd-kit's keyboard step, in pixels
+      const from = (await page.locator('li.card', { hasText: 'Find the moth' }).boundingBox())!;
+      const to = (await inProgress.boundingBox())!;
+      await tabTo(page.getByRole('button', { name: 'Move Find the moth' }));
+      await page.keyboard.press('Space');
+      // Until the card's left edge is inside In Progress.
+      for (let x = from.x; x < to.x + 8; x += step) await page.keyboard.press('ArrowRight');
+      await page.getByText('Find the moth is over In Progress.').waitFor({ state: 'attached' });
+      await page.keyboard.press('Space');
+      await inProgress.locator('button.card-open', { hasText: 'Find the moth' }).waitFor();
+      const projectId = new URL(page.url()).pathname.split('/')[4];
+      await until('the API to have it in In Progress', async () => {
+        const list = (await page.evaluate(`fetch('/api/task/tasks/${projectId}?limit=100').then((r) => r.json())`)) as { data: { title: string; status: string }[] };
+        return list.data.find((x) => x.title === 'Find the moth')?.status === 'in-progress';
+      });
+
+      // Open it with Enter and comment.
+      await tabTo(inProgress.locator('button.card-open', { hasText: 'Find the moth' }));
+      await page.keyboard.press('Enter');
+      const panel = page.getByRole('dialog');
+      await panel.getByRole('heading', { name: 'Find the moth' }).waitFor();
+      await tabTo(panel.getByLabel('Add a comment'));
+      await page.keyboard.type('First actual case of bug being found.');
+      await tabTo(panel.getByRole('button', { name: 'Comment' }));
+      await page.keyboard.press('Enter');
+      await panel.getByText('First actual case of bug being found.').waitFor();
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'detached' });
+
+      // Ctrl-K, the other task's key, Enter.
+      const key = (await card(page, 'Tape it in the log').locator('.key').textContent())!.trim();
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(key);
+      await page
+        .getByRole('option', { name: new RegExp(key) })
+        .first()
+        .waitFor();
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog').getByRole('heading', { name: 'Tape it in the log' }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('task detail: priority, assignee, due date, labels, a timer, a safe markdown description, moving it', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const project = await createProject(t, owner.token, workspaceId, { name: 'Detail' });
@@ -224,6 +305,49 @@ describe('the web app', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a task dragged onto a card lands before or after it, in its own column or another', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Ordering' });
+    for (const title of ['Alpha', 'Bravo', 'Charlie']) await createTask(t, owner.token, project.id, { title });
+    await createTask(t, owner.token, project.id, { title: 'Delta', status: 'in-progress' });
+    const { page, problems, close } = await newPage();
+    // What a column shows, top to bottom, and what the API says (by position).
+    const shown = (slug: string) => page.locator(`[data-column="${slug}"] button.card-open`).evaluateAll((els) => els.map((e) => e.textContent?.replace(/^\S+-\d+\s*/, '')));
+    const stored = async (slug: string) =>
+      ((await t.api.get(`/task/tasks/${project.id}?status=${slug}&sortBy=position&sortOrder=asc`, owner.token)).body.data as { title: string }[]).map((x) => x.title);
+    // Drags a task's handle to a point of another card: its upper or lower quarter.
+    const drag = async (title: string, onto: string, half: 'upper' | 'lower') => {
+      const from = (await page.getByRole('button', { name: `Move ${title}` }).boundingBox())!;
+      const to = (await card(page, onto).boundingBox())!;
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 10, { steps: 3 });
+      await page.mouse.move(to.x + to.width / 2, to.y + (half === 'upper' ? to.height / 4 : (to.height * 3) / 4), { steps: 10 });
+      await page.mouse.up();
+    };
+    try {
+      await signIn(page, owner.user.email, 'correct horse battery');
+      await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+      await page.goto(`/w/${workspaceId}/p/${project.id}`);
+      await card(page, 'Charlie').waitFor();
+      expect(await shown('to-do')).toEqual(['Alpha', 'Bravo', 'Charlie']);
+
+      await drag('Charlie', 'Alpha', 'upper');
+      await until('Charlie first on the board', async () => (await shown('to-do')).join() === 'Charlie,Alpha,Bravo');
+      await until('and in the API', async () => (await stored('to-do')).join() === 'Charlie,Alpha,Bravo');
+
+      await drag('Bravo', 'Delta', 'lower');
+      await until('Bravo after Delta', async () => (await stored('in-progress')).join() === 'Delta,Bravo');
+      await drag('Alpha', 'Delta', 'upper');
+      await until('Alpha before Delta', async () => (await stored('in-progress')).join() === 'Alpha,Delta,Bravo');
+      expect(await shown('in-progress')).toEqual(['Alpha', 'Delta', 'Bravo']);
+      expect(await shown('to-do')).toEqual(['Charlie']);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
     }
   });
 

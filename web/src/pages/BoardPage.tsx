@@ -23,11 +23,25 @@ import { navigate } from '../router';
 import { ListView } from './ListView';
 import { TaskPanel } from './TaskPanel';
 
-/** The column under the pointer (what a person aims at), else the one the card overlaps most (the keyboard has no pointer). */
-const columnUnder: CollisionDetection = (args) => {
+const CARD = 'card:';
+const isCard = (id: string | number) => String(id).startsWith(CARD);
+
+/**
+ * What a drop lands on: a card under the pointer (the task goes before or after it), else the
+ * column under the pointer (its end); without a pointer (the keyboard), what the card overlaps most.
+ */
+const dropTarget: CollisionDetection = (args) => {
   const under = pointerWithin(args);
-  return under.length ? under : rectIntersection(args);
+  const hits = under.length ? under : rectIntersection(args);
+  const card = hits.find((h) => isCard(h.id));
+  return card ? [card] : hits.filter((h) => !isCard(h.id)).slice(0, 1);
 };
+
+/** A column's tasks with `task` placed at `index` (taken out of wherever it was). */
+function placed(column: Task[], task: Task, index: number): Task[] {
+  const rest = column.filter((t) => t.id !== task.id);
+  return [...rest.slice(0, index), task, ...rest.slice(index)];
+}
 
 /** Every task of a project, a page of 100 at a time (the API's largest). */
 async function allTasks(projectId: string): Promise<Task[]> {
@@ -52,13 +66,27 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   const move = useMutation({
     // Keyed so the live stream can leave the board alone while a move is on its way (web/src/live.ts).
     mutationKey: ['move', projectId],
-    mutationFn: async ({ id, status }: { id: string; status: string }) => must(await api.PUT('/api/task/status/{id}', { params: { path: { id } }, body: { status } })),
+    // A change of column, then (unless the task goes last) the destination's order; within a column, its order only.
+    mutationFn: async ({ task, status, order }: { task: Task; status: string; order: string[] | null }) => {
+      if (status !== task.status) must(await api.PUT('/api/task/status/{id}', { params: { path: { id: task.id } }, body: { status } }));
+      if (order) must(await api.PUT('/api/task/reorder/{projectId}', { params: { path: { projectId } }, body: { status, taskIds: order } }));
+    },
     // Optimistic: the card moves at once, and goes back with the API's message if the change is refused.
-    onMutate: async ({ id, status }) => {
+    onMutate: async ({ task, status, order }) => {
       setMoveError(null);
       await queryClient.cancelQueries({ queryKey: ['tasks', projectId] });
       const before = queryClient.getQueryData<Task[]>(['tasks', projectId]);
-      queryClient.setQueryData<Task[]>(['tasks', projectId], (list) => list?.map((t) => (t.id === id ? { ...t, status } : t)));
+      const at = new Map((order ?? []).map((id, i) => [id, i]));
+      queryClient.setQueryData<Task[]>(['tasks', projectId], (list) => {
+        if (!list) return list;
+        const end = Math.max(-1, ...list.filter((t) => t.status === status).map((t) => t.position)) + 1;
+        const next = list.map((t) => {
+          const position = at.get(t.id);
+          if (t.id === task.id) return { ...t, status, position: position ?? end };
+          return position === undefined ? t : { ...t, position };
+        });
+        return next.sort((a, b) => a.position - b.position || a.number - b.number);
+      });
       return { before };
     },
     onError: (err, _vars, ctx) => {
@@ -70,9 +98,28 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
 
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor));
   const onDragEnd = (e: DragEndEvent) => {
-    const task = tasks.data?.find((t) => t.id === e.active.id);
-    const status = e.over?.id;
-    if (task && typeof status === 'string' && status !== task.status) move.mutate({ id: task.id, status });
+    const list = tasks.data ?? [];
+    const task = list.find((t) => t.id === e.active.id);
+    const over = e.over;
+    if (!task || !over) return;
+    const onCard = isCard(over.id) ? list.find((t) => CARD + t.id === over.id) : undefined;
+    const status = onCard ? onCard.status : String(over.id);
+    const column = list.filter((t) => t.status === status);
+    let order: string[] | null = null;
+    if (onCard && onCard.id !== task.id) {
+      // Before the card under it, or after it when the dragged card's middle is below that card's.
+      const dragged = e.active.rect.current.translated;
+      const below = dragged !== null && dragged.top + dragged.height / 2 > over.rect.top + over.rect.height / 2;
+      const others = column.filter((t) => t.id !== task.id);
+      const index = others.indexOf(onCard) + (below ? 1 : 0);
+      const next = placed(column, task, index);
+      const last = index === others.length && status !== task.status;
+      if (!last && next.map((t) => t.id).join() !== column.map((t) => t.id).join()) order = next.map((t) => t.id);
+    } else if (!onCard && status === task.status && column[column.length - 1]?.id !== task.id) {
+      // Dropped in its own column but on no card (below the last one, say): to the end.
+      order = placed(column, task, column.length - 1).map((t) => t.id);
+    }
+    if (status !== task.status || order) move.mutate({ task, status, order });
   };
 
   const loading = project.isPending || columns.isPending || tasks.isPending;
@@ -139,7 +186,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
           />
         )}
         {view === 'board' && columns.data && tasks.data && project.data && (
-          <DndContext sensors={sensors} collisionDetection={columnUnder} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
+          <DndContext sensors={sensors} collisionDetection={dropTarget} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
             <div className="board" role="list" aria-label="Columns">
               {columns.data.map((c) => (
                 <BoardColumn
@@ -172,7 +219,13 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
 
 function announcements(columns: Column[], tasks: Task[]) {
   const title = (id: string | number) => tasks.find((t) => t.id === id)?.title ?? 'task';
-  const column = (id: string | number | undefined) => columns.find((c) => c.slug === id)?.name ?? 'no column';
+  const column = (id: string | number | undefined) => {
+    if (id !== undefined && isCard(id)) {
+      const card = tasks.find((t) => CARD + t.id === id);
+      return `${card?.title ?? 'a task'} in ${columns.find((c) => c.slug === card?.status)?.name ?? 'its column'}`;
+    }
+    return columns.find((c) => c.slug === id)?.name ?? 'no column';
+  };
   return {
     onDragStart: ({ active }: { active: { id: string | number } }) => `Picked up ${title(active.id)}.`,
     onDragOver: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) => `${title(active.id)} is over ${column(over?.id)}.`,
@@ -202,9 +255,19 @@ function BoardColumn(props: { column: Column; projectId: string; projectSlug: st
 
 function TaskCard({ task, projectSlug, canMove, onOpen }: { task: Task; projectSlug: string; canMove: boolean; onOpen: () => void }) {
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: task.id, disabled: !canMove });
+  // A card is also a place to drop another before or after (not itself).
+  const drop = useDroppable({ id: CARD + task.id, disabled: !canMove || isDragging });
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
   return (
-    <li ref={setNodeRef} style={style} className={`card${isDragging ? ' dragging' : ''}`} data-task={task.id}>
+    <li
+      ref={(node) => {
+        setNodeRef(node);
+        drop.setNodeRef(node);
+      }}
+      style={style}
+      className={`card${isDragging ? ' dragging' : ''}${drop.isOver ? ' over' : ''}`}
+      data-task={task.id}
+    >
       <button type="button" className="card-open" onClick={onOpen}>
         <span className="key">
           {projectSlug}-{task.number}

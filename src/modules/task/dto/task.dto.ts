@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
 import { emptyAsNull, IsIdString, IsTimestamp, NullableButRequired, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
 import { PRIORITIES, Priority } from '../task.record';
 
@@ -135,6 +135,20 @@ export class MoveTaskDto {
   @IsString()
   @Length(1, 100)
   destinationStatus?: string;
+}
+
+export class ReorderTasksDto {
+  @ApiProperty({ description: 'the column (status slug) whose order this is' })
+  @IsString()
+  @Length(1, 100)
+  status: string;
+
+  @ApiProperty({ type: [String], description: 'tasks of that column in their new order (positions 0, 1, 2, …); tasks not listed keep theirs' })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.toLowerCase() : v)) : value))
+  @IsUUID('all', { each: true, message: 'each of taskIds must be a task id' })
+  taskIds: string[];
 }
 
 export const TASK_SORTS = ['createdAt', 'position', 'number', 'title', 'status', 'priority', 'dueDate', 'startDate'] as const;
