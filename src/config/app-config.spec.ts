@@ -90,7 +90,9 @@ describe('loadConfig', () => {
 
 describe('security settings', () => {
   it('CORS: the origin of CLIENT_URL by default, a list of origins, or * ; anything else stops start-up', () => {
-    expect(loadConfig({}).corsOrigins).toEqual(['http://localhost:5173']);
+    // CLIENT_URL defaults to PUBLIC_API_URL: the service serves its own web app.
+    expect(loadConfig({}).corsOrigins).toEqual(['http://localhost:3000']);
+    expect(loadConfig({ PUBLIC_API_URL: 'https://tandem.example.com/' })).toMatchObject({ clientUrl: 'https://tandem.example.com', corsOrigins: ['https://tandem.example.com'] });
     expect(loadConfig({ CLIENT_URL: 'https://app.example.com/some/path/' }).corsOrigins).toEqual(['https://app.example.com']);
     expect(loadConfig({ CORS_ORIGINS: 'https://a.example:8443,http://b.example' }).corsOrigins).toEqual(['https://a.example:8443', 'http://b.example']);
     expect(loadConfig({ CORS_ORIGINS: ' * ' }).corsOrigins).toBe('*');

@@ -343,7 +343,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     .split(',')
     .map((r) => r.trim())
     .filter((r, i, a) => r && a.indexOf(r) === i) as AppRole[];
-  const clientUrl = (parsed.CLIENT_URL ?? 'http://localhost:5173').replace(/\/+$/, '');
+  const publicApiUrl = (parsed.PUBLIC_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  // The service serves its web app itself (docs/web.md): the emails' links point at it unless the app is served elsewhere.
+  const clientUrl = (parsed.CLIENT_URL ?? publicApiUrl).replace(/\/+$/, '');
   const corsOrigins = parseCorsOrigins(parsed.CORS_ORIGINS, clientUrl);
   const trustProxy = parseTrustProxy(parsed.TRUST_PROXY);
   const queueConcurrency = parseQueueConcurrency(parsed.QUEUE_CONCURRENCY);
@@ -365,7 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN ?? 7 * 24 * 3600,
     encryptionKey: encKey,
     encryptionKeyPrevious: encKeyPrevious,
-    publicApiUrl: (parsed.PUBLIC_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicApiUrl,
     clientUrl,
     roles,
     corsOrigins: corsOrigins as AppConfig['corsOrigins'],

@@ -6,6 +6,7 @@ import { AuthPage } from './pages/AuthPage';
 import { BoardPage } from './pages/BoardPage';
 import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from './pages/EmailLinkPages';
 import { HomePage } from './pages/HomePage';
+import { TaskLinkPage } from './pages/TaskLinkPage';
 import { NotificationPrefsPage } from './pages/NotificationPrefsPage';
 import { PeoplePage } from './pages/PeoplePage';
 import { IntegrationsPage } from './pages/IntegrationsPage';
@@ -50,6 +51,9 @@ export function App() {
   // The invitation email links to CLIENT_URL/invitation/accept/<id> (docs/decisions-local.md, "Email worker").
   const invitation = match('/invitation/accept/:invitationId', path);
   if (invitation) return <AcceptInvitationPage invitationId={invitation.invitationId!} />;
+  // Integration messages and notification emails link a task as CLIENT_URL/projects/<id>/tasks/<id> (docs/integrations.md).
+  const taskLink = match('/projects/:projectId/tasks/:taskId', path);
+  if (taskLink) return <TaskLinkPage projectId={taskLink.projectId!} taskId={taskLink.taskId!} />;
   // The notification emails link to CLIENT_URL/settings/notifications (docs/notifications.md, "What each channel receives").
   if (path === '/account/notifications' || path === '/settings/notifications') return <NotificationPrefsPage />;
   if (path === '/account') return <AccountPage user={session.data.user} />;

@@ -4,6 +4,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles.css';
 
+// Back from the OpenID provider, the service's redirect carries the session token in the fragment
+// too (for clients without cookies); the app has its cookie, so the token is taken out of the address bar and history.
+if (/(^#|&)token=/.test(window.location.hash)) window.history.replaceState(null, '', window.location.pathname + window.location.search);
+
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: (count, err) => count < 2 && !(err instanceof Error && 'status' in err && (err as { status: number }).status < 500), staleTime: 10_000 } },
 });

@@ -31,6 +31,12 @@ export class AuthController {
   @ApiOperation({
     summary: 'Create an account; answers a bearer token (null with REQUIRE_EMAIL_VERIFICATION: verify, then sign in); emails a verification link when SMTP is configured',
   })
+  @ApiErrors(
+    [400, 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL'],
+    [403, 'Registration is disabled'],
+    [409, 'User already exists'],
+    [429, 'Too many requests'],
+  )
   async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
     const out = await this.auth.signUp(dto, client(req));

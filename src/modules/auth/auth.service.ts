@@ -15,6 +15,7 @@ import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator'
 import { EmailRequestService } from '../mail/email-request.service';
 import { InvitationRepository } from '../organization/invitation.repository';
 import { VERIFY_EMAIL_JOB, VerifyEmailJob } from './account-email.composer';
+import { allowedRedirect, originRule } from './account-links';
 import { toApiKeyRecord } from './api-key.record';
 import { ApiKeyRepository } from './api-key.repository';
 import { CreateApiKeyDto, SignInDto, SignUpDto } from './dto/auth.dto';
@@ -72,12 +73,14 @@ export class AuthService {
    */
   async signUp(dto: SignUpDto, client: SessionClient): Promise<{ token: string | null; user: UserRecord }> {
     const email = dto.email; // normalised by the DTO (toNormalizedEmail)
+    const callbackURL = dto.callbackURL ? allowedRedirect(dto.callbackURL, this.config) : null;
+    if (dto.callbackURL && !callbackURL) throw new BadRequestException(originRule('callbackURL'));
     await this.assertRegistrationOpen(email);
     const passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
     const user = await this.ds.transaction(async (m) => {
       const created = await this.createUser({ name: dto.name, email, image: dto.image ?? null, passwordHash }, m);
       if (this.config.smtp.host) {
-        await this.emails.request(m, VERIFY_EMAIL_JOB, { email, callbackURL: null } satisfies VerifyEmailJob);
+        await this.emails.request(m, VERIFY_EMAIL_JOB, { email, callbackURL } satisfies VerifyEmailJob);
       }
       return created;
     });

@@ -44,6 +44,12 @@ export class ColumnController {
   @HttpCode(200)
   @RequirePermission('project', 'update', PROJECT)
   @ApiOperation({ summary: 'Add a column at the end; its slug comes from the name' })
+  @ApiErrors(
+    [400, 'name must contain a letter or digit'],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Project not found'],
+    [409, 'Column slug "…" already exists in this project', 'Column slug "…" is reserved'],
+  )
   create(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Body() dto: CreateColumnDto) {
     return this.columns.create(scope.workspaceId, projectId, dto);
   }
@@ -59,6 +65,11 @@ export class ColumnController {
   @ApiAnswer('Column (as it was)', ColumnRecordSchema)
   @RequirePermission('project', 'update', COLUMN)
   @ApiOperation({ summary: 'Delete an empty column (409 while it holds tasks)' })
+  @ApiErrors(
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Column not found'],
+    [409, 'Column still holds tasks; move them first', 'A project needs at least one column'],
+  )
   remove(@Scope() scope: ResolvedScope, @Param('id', Id('Column')) id: string) {
     return this.columns.remove(scope.workspaceId, id);
   }

@@ -155,6 +155,21 @@ describe('email verification', () => {
     expect(row.email_verified).toBe(true);
   });
 
+  it("sign-up's callbackURL goes into its verification link; one on another origin is 400 and makes no account", async () => {
+    const email = address();
+    const res = await t.api.post('/auth/sign-up/email', { name: 'Cal Back', email, password: 'correct horse battery', callbackURL: '/verify-email?verified=1' });
+    expect(res.status).toBe(200);
+    const mail = await until('the verification email', () => smtp.to(email).find((x) => x.parsed.subject?.startsWith('Verify your email address')));
+    const link = new URL((mail.parsed.text ?? '').match(/https?:\/\/\S*verify-email\S*/)![0]);
+    expect(link.origin + link.pathname).toBe(`${PUBLIC_API_URL}/api/auth/verify-email`);
+    expect(link.searchParams.get('callbackURL')).toBe(`${CLIENT_URL}/verify-email?verified=1`);
+
+    const refused = address();
+    const bad = await t.api.post('/auth/sign-up/email', { name: 'Eve', email: refused, password: 'correct horse battery', callbackURL: 'https://evil.test/x' });
+    expect([bad.status, bad.body]).toEqual([400, { message: 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL' }]);
+    expect(await sql(t.databaseUrl, `SELECT id FROM "user" WHERE email = $1`, [refused])).toEqual([]);
+  });
+
   it('refuses a callbackURL on another origin when the email is requested', async () => {
     for (const callbackURL of ['https://evil.test/welcome', '//evil.test/x', 'javascript:alert(1)']) {
       const res = await t.api.post('/auth/send-verification-email', { email: address(), callbackURL });

@@ -305,17 +305,43 @@ describe('the pages the emails link to', () => {
       expect(await axeViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Send a verification link' }).click();
       await page.getByText('follow the link in the email').waitFor();
-      // The second verification email (sign-up sent the first) carries the way back to the account page.
+      // The second verification email (sign-up sent the first) carries the way back to the app.
       const mail = await until('a second verification email', () => {
         const got = smtp.to(user.user.email).filter((x) => x.parsed.subject?.startsWith('Verify your email address'));
         return got.length >= 2 ? got[1] : null;
       });
       const link = new URL((mail.parsed.text ?? '').match(/https?:\/\/\S*verify-email\S*/)![0]);
-      expect(link.searchParams.get('callbackURL')).toBe('http://app.tandem.test/account');
+      expect(link.searchParams.get('callbackURL')).toBe('http://app.tandem.test/verify-email?verified=1');
       const followed = await m.api.get(link.pathname.replace(/^\/api/, '') + link.search);
-      expect([followed.status, followed.headers.get('location')]).toEqual([302, 'http://app.tandem.test/account']);
+      expect([followed.status, followed.headers.get('location')]).toEqual([302, 'http://app.tandem.test/verify-email?verified=1']);
       expect((await m.api.post('/auth/sign-in/email', { email: user.user.email, password: PASSWORD })).body.user.emailVerified).toBe(true);
       expect(problems.filter((p) => !/status of 403/.test(p))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("signing up in the app: the verification email's link verifies and comes back to the app's page", async () => {
+    const email = `signup${Date.now()}@example.test`;
+    const { page, problems, close } = await mPage();
+    try {
+      await page.goto('/sign-up');
+      await page.getByLabel('Name').fill('Sam Signup');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.waitForURL((u) => u.pathname === '/');
+      const link = await linkIn(email, 'Verify your email address', /verify-email$/);
+      expect(link.searchParams.get('callbackURL')).toBe('http://app.tandem.test/verify-email?verified=1');
+      // The API's link verifies and sends the browser to the app's page (app.tandem.test is not
+      // a real host: the redirect is read, then its path opened on the instance).
+      const followed = await m.api.get(link.pathname.replace(/^\/api/, '') + link.search);
+      expect([followed.status, followed.headers.get('location')]).toEqual([302, 'http://app.tandem.test/verify-email?verified=1']);
+      await page.goto('/verify-email?verified=1');
+      await page.getByText('Your email is verified.').waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect((await m.api.post('/auth/sign-in/email', { email, password: PASSWORD })).body.user.emailVerified).toBe(true);
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }

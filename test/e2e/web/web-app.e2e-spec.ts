@@ -351,6 +351,29 @@ describe('the web app', () => {
     }
   });
 
+  it("a task's address in messages and emails (/projects/:id/tasks/:id) opens it on its board", async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Linked' });
+    const task = await createTask(t, owner.token, project.id, { title: 'Follow the link' });
+    const { page, problems, close } = await newPage();
+    try {
+      await page.goto(`/projects/${project.id}/tasks/${task.id}`);
+      // Signed out: the sign-in comes first, then the link.
+      await page.waitForURL('**/sign-in?next=*');
+      await page.getByLabel('Email').fill(owner.user.email);
+      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((u) => u.pathname === `/w/${workspaceId}/p/${project.id}/t/${task.id}`);
+      await page
+        .getByRole('dialog')
+        .getByRole('heading', { name: /Follow the link/ })
+        .waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('a viewer is not offered what the API would refuse', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const viewer = await userWithRole(t, workspaceId, 'viewer');

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
+import { VERIFIED_PAGE } from './AuthPage';
 import type { ApiKey, CreatedApiKey, Session, SessionItem } from '../api/types';
 import { Header } from '../components/Header';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -82,7 +83,7 @@ function Profile({ user }: { user: Session['user'] }) {
  */
 function VerifyNotice({ email }: { email: string }) {
   const send = useMutation({
-    mutationFn: async () => must(await api.POST('/api/auth/send-verification-email', { body: { email, callbackURL: '/account' } })),
+    mutationFn: async () => must(await api.POST('/api/auth/send-verification-email', { body: { email, callbackURL: VERIFIED_PAGE } })),
   });
   return (
     <div className="notice">

@@ -1,8 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import { ErrorState } from '../components/States';
 import { navigate, nextPath, withNext } from '../router';
+
+/** Where the verification link sends the browser once done (a path: on CLIENT_URL, the app's address). */
+export const VERIFIED_PAGE = '/verify-email?verified=1';
 
 /** Sign in, or sign up, with email and password: the answer sets the session cookie. */
 export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
@@ -13,7 +16,8 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const submit = useMutation({
     mutationFn: async () =>
       mode === 'sign-up'
-        ? must(await api.POST('/api/auth/sign-up/email', { body: { name, email, password } }))
+        ? // The verification email's link comes back to the app's page once the address is proven.
+          must(await api.POST('/api/auth/sign-up/email', { body: { name, email, password, callbackURL: VERIFIED_PAGE } }))
         : must(await api.POST('/api/auth/sign-in/email', { body: { email, password } })),
     // The app then goes on to the page that asked for the sign-in (App.tsx).
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['session'] }),
@@ -23,6 +27,8 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     submit.mutate();
   };
   const signUp = mode === 'sign-up';
+  // The OpenID button shows when the instance has a provider (GET /api/config).
+  const config = useQuery({ queryKey: ['config'], staleTime: Infinity, queryFn: async () => must(await api.GET('/api/config')) });
   return (
     <main className="auth">
       <h1>{signUp ? 'Create your account' : 'Sign in to Tandem'}</h1>
@@ -53,6 +59,14 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           {signUp ? 'Sign up' : 'Sign in'}
         </button>
       </form>
+      {config.data?.hasCustomOAuth && (
+        <p>
+          {/* The service sends the browser to the provider and back here, with the session cookie set. */}
+          <a className="button-link" href={`/api/auth/oauth2/authorize/custom?callbackURL=${encodeURIComponent(nextPath())}`}>
+            {signUp ? 'Sign up with OpenID' : 'Sign in with OpenID'}
+          </a>
+        </p>
+      )}
       {!signUp && (
         <p>
           <a

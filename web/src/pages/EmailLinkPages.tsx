@@ -44,6 +44,18 @@ export function VerifyEmailPage() {
       return answer;
     },
   });
+  // Back from the service's own verification link (sign-up's callbackURL): already done.
+  const [verified] = useState(() => queryParam('verified') === '1');
+  if (!token && verified) {
+    return (
+      <main className="auth">
+        <h1>Verify your email</h1>
+        <p role="status">
+          Your email is verified. <AppLink to="/sign-in">Sign in</AppLink> again to go on.
+        </p>
+      </main>
+    );
+  }
   return (
     <main className="auth">
       <h1>Verify your email</h1>

@@ -30,6 +30,14 @@ export class SignUpDto {
   @MaxLength(2048)
   @IsWebUrl('image')
   image?: string;
+
+  @ApiPropertyOptional({
+    description: "Where the verification email's link sends the browser once verified (origin of CLIENT_URL or PUBLIC_API_URL; a path is on CLIENT_URL)",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  callbackURL?: string;
 }
 
 export class SignInDto {
