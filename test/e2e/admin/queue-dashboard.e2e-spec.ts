@@ -65,7 +65,7 @@ async function openSession(token: string) {
 
 beforeAll(async () => {
   // The API role alone: it opens no queue connection until someone opens the dashboard.
-  t = await startTestApp({ APP_ROLES: 'api' });
+  t = await startTestApp({ APP_ROLES: 'api', CLIENT_URL: 'http://localhost:5173' });
   origin = new URL(t.url).origin;
   redis = new Redis(REDIS_URL);
   admin = await t.api.signUp({ name: 'Ada Admin' }); // the first user of the instance

@@ -14,7 +14,7 @@ let t: TestApp;
 beforeAll(async () => {
   await Promise.all([git.start(), receiver.start()]);
   git.addUser(TOKEN, 'ada');
-  t = await startTestApp({ MESSENGER_API_BASE_URL: `${receiver.url}/messenger` });
+  t = await startTestApp({ MESSENGER_API_BASE_URL: `${receiver.url}/messenger`, CLIENT_URL: 'http://localhost:5173' });
 });
 afterAll(async () => {
   await t?.close();
