@@ -238,6 +238,51 @@ describe('the web app', () => {
     }
   });
 
+  it('task relations: add one by searching, read it from both ends, open the other task, remove it', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Relations' });
+    const parent = await createTask(t, owner.token, project.id, { title: 'Build the engine' });
+    const child = await createTask(t, owner.token, project.id, { title: 'Cut the gears' });
+    const { page, problems, close } = await newPage();
+    try {
+      await signIn(page, owner.user.email, 'correct horse battery');
+      await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+      await page.goto(`/w/${workspaceId}/p/${project.id}/t/${parent.id}`);
+      const panel = page.getByRole('dialog');
+      await panel.getByText('No related tasks.').waitFor();
+      await panel.getByRole('combobox', { name: /^Kind of relation/ }).selectOption({ label: 'Has subtask' });
+      await panel.getByLabel('Find a task').fill('gears');
+      await panel.getByRole('button', { name: /^Relate .*Cut the gears/ }).click();
+      await panel
+        .getByRole('button', { name: /Cut the gears/ })
+        .first()
+        .waitFor();
+      const stored = async () => (await t.api.get(`/task-relation/${parent.id}`, owner.token)).body as { sourceTaskId: string; targetTaskId: string; relationType: string }[];
+      expect((await stored()).map((r) => [r.sourceTaskId, r.targetTaskId, r.relationType])).toEqual([[parent.id, child.id, 'subtask']]);
+      expect(await panel.locator('.relations li').first().textContent()).toContain('Has subtask');
+      expect(await axeViolations(page)).toEqual([]);
+
+      // From the other end it reads the other way; it opens from the list.
+      await panel
+        .locator('.relations li')
+        .first()
+        .getByRole('button', { name: /^\S+-\d+ Cut the gears$/ })
+        .click();
+      await page.waitForURL((u) => u.pathname.endsWith(`/t/${child.id}`));
+      await panel.getByRole('heading', { name: /Cut the gears/ }).waitFor();
+      await panel
+        .locator('.relations li', { hasText: 'Is a subtask of' })
+        .getByRole('button', { name: /^\S+-\d+ Build the engine$/ })
+        .waitFor();
+      await panel.getByRole('button', { name: 'Remove the relation to Build the engine' }).click();
+      await panel.getByText('No related tasks.').waitFor();
+      expect(await stored()).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('the list view filters by text, status, assignee, priority and due date', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const project = await createProject(t, owner.token, workspaceId, { name: 'Listed' });

@@ -20,6 +20,7 @@ export type PermissionTable = Permissions['permissions'];
 export type SessionItem = Ok<'/api/auth/list-sessions', 'get'> extends (infer S)[] ? S : never;
 export type ApiKey = Ok<'/api/auth/api-key/list', 'get'> extends (infer K)[] ? K : never;
 export type CreatedApiKey = Ok<'/api/auth/api-key/create', 'post'>;
+export type TaskRelation = Ok<'/api/task-relation/{taskId}', 'get'> extends (infer R)[] ? R : never;
 export type Member = Ok<'/api/auth/organization/list-members', 'get'> extends (infer M)[] ? M : never;
 export type Invitation = Ok<'/api/auth/organization/list-invitations', 'get'> extends (infer I)[] ? I : never;
 export type Team = Ok<'/api/auth/organization/list-teams', 'get'> extends (infer T)[] ? T : never;

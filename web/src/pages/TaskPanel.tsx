@@ -7,6 +7,7 @@ import { ErrorState, Loading } from '../components/States';
 import { usePermissions } from '../permissions';
 import { navigate } from '../router';
 import { useSession } from '../session';
+import { TaskRelations } from './TaskRelations';
 
 const PRIORITIES = ['no-priority', 'low', 'medium', 'high', 'urgent'] as const;
 type Priority = (typeof PRIORITIES)[number];
@@ -106,6 +107,7 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
           </div>
           <DescriptionField task={task.data} editable={editable} onSave={(description) => update.mutate({ description })} />
           <Labels workspaceId={workspaceId} taskId={taskId} editable={editable} />
+          <TaskRelations workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TimeEntries taskId={taskId} editable={can('task', 'update')} />
           <Comments taskId={taskId} canComment={editable} />
           {editable && <MoveTask workspaceId={workspaceId} task={task.data} />}
