@@ -5,7 +5,7 @@ import { Id } from '../../common/pipes/id.pipe';
 import { CreateLabelDto, DetachLabelDto, LabelTaskDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelService } from './label.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
-import { LabelRecordSchema } from '../label/label.schema';
+import { LabelRecordSchema, LabelTasksSchema } from '../label/label.schema';
 
 const LABEL = { kind: 'label', from: 'params', key: 'id' } as const;
 const LabelId = Id('Label');
@@ -60,6 +60,15 @@ export class LabelController {
   )
   detach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: DetachLabelDto) {
     return this.labels.detach(scope.workspaceId, id, dto.taskId);
+  }
+
+  @Get(':id/tasks')
+  @ApiAnswer('{taskIds}', LabelTasksSchema)
+  @RequirePermission('label', 'read', LABEL)
+  @ApiOperation({ summary: 'The tasks that carry the label (for filtering a list by label); task ids only' })
+  @ApiErrors([403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Label not found'])
+  tasks(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string) {
+    return this.labels.tasksCarrying(scope.workspaceId, id);
   }
 
   @Get(':id')

@@ -45,6 +45,16 @@ export class LabelRepository {
     return rows<LabelRow>(this.ds.manager, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id IS NULL ORDER BY lower(name), id`, [workspaceId]);
   }
 
+  /** The tasks that carry a copy of the label named `name` (case-insensitive), oldest copy first. */
+  async tasksCarrying(workspaceId: string, name: string): Promise<string[]> {
+    const found = await rows<{ task_id: string }>(
+      this.ds.manager,
+      `SELECT task_id FROM label WHERE workspace_id = $1 AND task_id IS NOT NULL AND lower(name) = lower($2) ORDER BY created_at, id`,
+      [workspaceId, name],
+    );
+    return found.map((r) => r.task_id);
+  }
+
   listOnTask(workspaceId: string, taskId: string, m: EntityManager = this.ds.manager): Promise<LabelRow[]> {
     return rows<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = $2 ORDER BY lower(name), id`, [workspaceId, taskId]);
   }

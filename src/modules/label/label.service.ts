@@ -38,6 +38,12 @@ export class LabelService {
     return (await this.labels.listCatalogue(workspaceId)).map(toLabelRecord);
   }
 
+  /** The tasks carrying the label (a catalogue label or a task's copy: the copies share its name). */
+  async tasksCarrying(workspaceId: string, id: string): Promise<{ taskIds: string[] }> {
+    const label = await this.find(this.ds.manager, workspaceId, id);
+    return { taskIds: await this.labels.tasksCarrying(workspaceId, label.name) };
+  }
+
   async listTask(workspaceId: string, taskId: string): Promise<LabelRecord[]> {
     return (await this.labels.listOnTask(workspaceId, taskId)).map(toLabelRecord);
   }

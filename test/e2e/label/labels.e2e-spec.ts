@@ -129,6 +129,23 @@ describe('labels', () => {
     expect((await t.api.get(`/label/task/${t2.id}`, owner.token)).body).toEqual([]);
   });
 
+  it('GET /label/:id/tasks lists the tasks that carry the label, oldest copy first, from the catalogue label or a copy', async () => {
+    const { owner, workspaceId, project, task } = await taskOnBoard(t);
+    const cat = (await t.api.post('/label', { name: 'Blocker', color: '#ff0000', workspaceId }, owner.token)).body;
+    const other = (await t.api.post('/label', { name: 'Other', color: '#00ff00', workspaceId }, owner.token)).body;
+    expect((await t.api.get(`/label/${cat.id}/tasks`, owner.token)).body).toEqual({ taskIds: [] });
+    const t2 = await createTask(t, owner.token, project.id);
+    const t3 = await createTask(t, owner.token, project.id);
+    const copy = (await t.api.put(`/label/${cat.id}/task`, { taskId: t2.id }, owner.token)).body;
+    await t.api.put(`/label/${cat.id}/task`, { taskId: task.id }, owner.token);
+    await t.api.put(`/label/${other.id}/task`, { taskId: t3.id }, owner.token);
+    expect((await t.api.get(`/label/${cat.id}/tasks`, owner.token)).body).toEqual({ taskIds: [t2.id, task.id] });
+    expect((await t.api.get(`/label/${copy.id}/tasks`, owner.token)).body).toEqual({ taskIds: [t2.id, task.id] });
+    await t.api.delete(`/label/${cat.id}/task`, owner.token, { taskId: t2.id });
+    expect((await t.api.get(`/label/${cat.id}/tasks`, owner.token)).body).toEqual({ taskIds: [task.id] });
+    expect((await t.api.get(`/label/${MISSING_ID}/tasks`, owner.token)).body).toEqual({ message: 'Label not found' });
+  });
+
   it('viewers read labels but cannot write them; members can', async () => {
     const { owner, workspaceId, task } = await taskOnBoard(t);
     const viewer = await userWithRole(t, workspaceId, 'viewer');

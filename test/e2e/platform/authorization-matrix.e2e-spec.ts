@@ -448,6 +448,7 @@ const RECIPES: Record<string, Recipe> = {
     },
     ids: { taskId: 'task' },
   },
+  'GET /api/label/:id/tasks': { call: (c) => ({ path: `/label/${c.A.label.id}/tasks` }) },
   'GET /api/label/:id': { call: (c) => ({ path: `/label/${c.A.label.id}` }) },
   'PUT /api/label/:id': { call: (c) => ({ path: `/label/${c.A.label.id}`, body: { color: '#654321' } }) },
   'DELETE /api/label/:id': { call: async (c) => ({ path: `/label/${(await c.fresh.label()).id}` }) },

@@ -212,6 +212,7 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'GET /api/label/task/:taskId': { params: { taskId: task.id } },
     'PUT /api/label/:id/task': { params: { id: label.id }, body: { taskId: task2.id } },
     'DELETE /api/label/:id/task': { params: { id: label.id }, body: { taskId: task2.id } },
+    'GET /api/label/:id/tasks': { params: { id: label.id } },
     'GET /api/label/:id': { params: { id: label.id } },
     'PUT /api/label/:id': { params: { id: label.id }, body: { name: 'n2', color: '#111111' } },
     'DELETE /api/label/:id': { params: { id: label.id } },

@@ -96,6 +96,7 @@ describe('tenant isolation of work items', () => {
       ['GET', `/label/task/${task.id}`, undefined, T],
       ['GET', `/label/${label.id}`, undefined, L],
       ['GET', `/label/${catalogue.id}`, undefined, L],
+      ['GET', `/label/${catalogue.id}/tasks`, undefined, L],
       ['PUT', `/label/${catalogue.id}`, { name: 'X' }, L],
       ['DELETE', `/label/${catalogue.id}`, undefined, L],
       ['PUT', `/label/${catalogue.id}/task`, { taskId: bTask.id }, L],

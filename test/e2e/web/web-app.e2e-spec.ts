@@ -283,12 +283,14 @@ describe('the web app', () => {
     }
   });
 
-  it('the list view filters by text, status, assignee, priority and due date', async () => {
+  it('the list view filters by text, status, assignee, label, priority and due date', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const project = await createProject(t, owner.token, workspaceId, { name: 'Listed' });
-    await createTask(t, owner.token, project.id, { title: 'Alpha urgent', priority: 'urgent', userId: owner.user.id, dueDate: '2026-12-01T00:00:00.000Z' });
+    const alpha = await createTask(t, owner.token, project.id, { title: 'Alpha urgent', priority: 'urgent', userId: owner.user.id, dueDate: '2026-12-01T00:00:00.000Z' });
     await createTask(t, owner.token, project.id, { title: 'Beta low', priority: 'low', status: 'done' });
-    await createTask(t, owner.token, project.id, { title: 'Gamma later', priority: 'urgent', dueDate: '2027-03-01T00:00:00.000Z' });
+    const gamma = await createTask(t, owner.token, project.id, { title: 'Gamma later', priority: 'urgent', dueDate: '2027-03-01T00:00:00.000Z' });
+    const frontend = (await t.api.post('/label', { name: 'frontend', color: '#3366ff', workspaceId }, owner.token)).body;
+    for (const task of [alpha, gamma]) expect((await t.api.put(`/label/${frontend.id}/task`, { taskId: task.id }, owner.token)).status).toBe(200);
     const { page, problems, close } = await newPage();
     try {
       await signIn(page, owner.user.email, 'correct horse battery');
@@ -296,6 +298,11 @@ describe('the web app', () => {
       await page.goto(`/w/${workspaceId}/p/${project.id}`);
       await page.getByRole('link', { name: 'List' }).click();
       const rows = page.locator('.task-table tbody tr');
+      await page.getByText('3 of 3 tasks').waitFor();
+      await page.getByLabel('Label filter').selectOption({ label: 'frontend' });
+      await page.getByText('2 of 3 tasks').waitFor();
+      expect(await rows.allInnerTexts()).toEqual([expect.stringContaining('Alpha urgent'), expect.stringContaining('Gamma later')]);
+      await page.getByLabel('Label filter').selectOption('');
       await page.getByText('3 of 3 tasks').waitFor();
       await page.getByLabel('Priority filter').selectOption('urgent');
       await page.getByText('2 of 3 tasks').waitFor();

@@ -3,8 +3,9 @@ import { useMemo, useState } from 'react';
 import { api, must } from '../api/client';
 import type { Column, Task } from '../api/types';
 import { Empty } from '../components/States';
+import { PRIORITIES, priorityName } from '../format';
 
-/** The project's tasks as a table, filtered by text, status, assignee, priority and due date. */
+/** The project's tasks as a table, filtered by text, status, assignee, label, priority and due date. */
 export function ListView({
   workspaceId,
   tasks,
@@ -26,6 +27,18 @@ export function ListView({
   const [status, setStatus] = useState('');
   const [assignee, setAssignee] = useState('');
   const [priority, setPriority] = useState('');
+  const [label, setLabel] = useState('');
+  const catalogue = useQuery({
+    queryKey: ['labels', workspaceId],
+    queryFn: async () => must(await api.GET('/api/label/workspace/{workspaceId}', { params: { path: { workspaceId } } })),
+  });
+  // The tasks that carry the chosen label (a change of a task's labels refetches it: TaskPanel.tsx).
+  const carrying = useQuery({
+    queryKey: ['labels', workspaceId, label, 'tasks'],
+    queryFn: async () => must(await api.GET('/api/label/{id}/tasks', { params: { path: { id: label } } })),
+    enabled: label !== '',
+  });
+  const labelled = useMemo(() => new Set(carrying.data?.taskIds), [carrying.data]);
   const [dueBefore, setDueBefore] = useState('');
   const nameOf = useMemo(() => new Map(members.data?.map((m) => [m.userId, m.user?.name ?? ''])), [members.data]);
   const shown = tasks.filter(
@@ -33,6 +46,7 @@ export function ListView({
       (!text || `${t.title} ${t.description ?? ''}`.toLowerCase().includes(text.toLowerCase())) &&
       (!status || t.status === status) &&
       (!assignee || (assignee === 'none' ? !t.userId : t.userId === assignee)) &&
+      (!label || labelled.has(t.id)) &&
       (!priority || t.priority === priority) &&
       (!dueBefore || (t.dueDate !== null && t.dueDate.slice(0, 10) <= dueBefore)),
   );
@@ -67,12 +81,23 @@ export function ListView({
           </select>
         </label>
         <label>
+          Label filter
+          <select value={label} onChange={(e) => setLabel(e.target.value)}>
+            <option value="">Any</option>
+            {catalogue.data?.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           Priority filter
           <select value={priority} onChange={(e) => setPriority(e.target.value)}>
             <option value="">Any</option>
-            {['urgent', 'high', 'medium', 'low', 'no-priority'].map((p) => (
+            {[...PRIORITIES].reverse().map((p) => (
               <option key={p} value={p}>
-                {p}
+                {priorityName(p)}
               </option>
             ))}
           </select>
@@ -112,7 +137,7 @@ export function ListView({
                 </td>
                 <td>{columns.find((c) => c.slug === t.status)?.name ?? t.status}</td>
                 <td>{t.userId ? (nameOf.get(t.userId) ?? '') : '—'}</td>
-                <td>{t.priority}</td>
+                <td>{priorityName(t.priority)}</td>
                 <td>{t.dueDate ? t.dueDate.slice(0, 10) : '—'}</td>
               </tr>
             ))}

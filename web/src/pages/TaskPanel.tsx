@@ -6,11 +6,9 @@ import type { Column, Task } from '../api/types';
 import { ErrorState, Loading } from '../components/States';
 import { usePermissions } from '../permissions';
 import { navigate } from '../router';
+import { PRIORITIES, priorityName, type Priority } from '../format';
 import { useSession } from '../session';
 import { TaskRelations } from './TaskRelations';
-
-const PRIORITIES = ['no-priority', 'low', 'medium', 'high', 'urgent'] as const;
-type Priority = (typeof PRIORITIES)[number];
 
 /** `2026-11-27T00:00:00.000Z` → `2026-11-27` for a date input, and back. */
 const toDateInput = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -85,7 +83,7 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
               <select value={task.data.priority} onChange={(e) => update.mutate({ priority: e.target.value as Priority })} disabled={!editable || update.isPending}>
                 {PRIORITIES.map((p) => (
                   <option key={p} value={p}>
-                    {p === 'no-priority' ? 'No priority' : p[0]!.toUpperCase() + p.slice(1)}
+                    {priorityName(p)}
                   </option>
                 ))}
               </select>
@@ -221,6 +219,8 @@ function Labels({ workspaceId, taskId, editable }: { workspaceId: string; taskId
         : must(await api.DELETE('/api/label/{id}/task', { params: { path: { id } }, body: { taskId } })),
     onSettled: async (_data, _err, { id }) => {
       await queryClient.invalidateQueries({ queryKey: ['task', taskId, 'labels'] });
+      // The list view's label filter reads which tasks carry which label from the workspace's list.
+      await queryClient.invalidateQueries({ queryKey: ['labels', workspaceId] });
       setAsked(({ [id]: _done, ...rest }) => rest);
     },
   });
