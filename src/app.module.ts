@@ -60,8 +60,8 @@ export const FEATURE_MODULES: Type[] = [
   EventsModule,
 ];
 
-/** What only the API role needs besides the feature modules: Redis (rate limits, OAuth state), crypto, the permission lookups. */
-const API_INFRASTRUCTURE: Type[] = [RedisModule, CryptoModule, AccessModule];
+/** What only the API role needs besides the feature modules: crypto, the permission lookups. */
+const API_INFRASTRUCTURE: Type[] = [CryptoModule, AccessModule];
 
 /**
  * The root module. Both roles share configuration, the database and the BullMQ root settings.
@@ -82,6 +82,8 @@ export class AppModule {
         QueueModule,
         NetModule,
         LiveStreamsModule,
+        // Both roles: the API's rate limits and OAuth states, the worker's notification burst windows.
+        RedisModule,
         ...(api ? [...API_INFRASTRUCTURE, ...FEATURE_MODULES] : []),
         ...(worker ? [WorkerModule] : []),
       ],

@@ -107,8 +107,9 @@ export interface AppConfig {
    */
   readonly heapGrowthPercent: number;
   /**
-   * How long a user's email and push notifications about one task wait to gather a burst into one
-   * message (ms, from the first of them; docs/notifications.md, "Bursts").
+   * The burst window (ms) of a user's notifications about one task (docs/notifications.md,
+   * "Bursts"): a push goes out at once and what follows within the window goes as one push at its
+   * end; an email waits this long from the first and gathers the burst into one message.
    */
   readonly notificationBatchWindowMs: number;
   /** How often an open event stream (GET /api/events) gets a heartbeat comment. */

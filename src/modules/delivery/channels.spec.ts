@@ -41,4 +41,9 @@ describe('the channel table is where a channel is declared', () => {
   it('only a person channel gathers bursts, and the webhook does not', () => {
     expect(ALL_CHANNELS.filter((c) => CHANNELS[c].gathersBursts)).toEqual(['email', 'topicpush', 'serverpush']);
   });
+
+  it('the push channels send the first notification of a burst at once; email waits for the window', () => {
+    expect(ALL_CHANNELS.filter((c) => CHANNELS[c].sendsFirstAtOnce)).toEqual(['topicpush', 'serverpush']);
+    expect(ALL_CHANNELS.filter((c) => CHANNELS[c].sendsFirstAtOnce && !CHANNELS[c].gathersBursts)).toEqual([]);
+  });
 });

@@ -19,9 +19,15 @@ export interface ChannelSpec {
    * (docs/notifications.md, "Bursts"). Only for a person's channels.
    */
   readonly gathersBursts: boolean;
+  /**
+   * With gathersBursts: the first notification of a burst goes out at once and what follows within
+   * the window is gathered into the message sent when it ends (leading and trailing edge); without,
+   * the first waits for the window too (docs/notifications.md, "Bursts").
+   */
+  readonly sendsFirstAtOnce: boolean;
 }
 
-const integration = { target: 'integration', concurrency: 32, gathersBursts: false } as const satisfies ChannelSpec;
+const integration = { target: 'integration', concurrency: 32, gathersBursts: false, sendsFirstAtOnce: false } as const satisfies ChannelSpec;
 
 export const CHANNELS = {
   messenger: integration,
@@ -29,11 +35,13 @@ export const CHANNELS = {
   communitychat: integration,
   'generic-webhook': integration,
   // Notification emails share the SMTP pool of the email queue (as many connections as its concurrency).
-  email: { target: 'person', concurrency: 4, gathersBursts: true },
-  topicpush: { target: 'person', concurrency: 32, gathersBursts: true },
-  serverpush: { target: 'person', concurrency: 32, gathersBursts: true },
+  // An email is read later: the first of a burst waits for the window, so a burst makes one email.
+  email: { target: 'person', concurrency: 4, gathersBursts: true, sendsFirstAtOnce: false },
+  // A push is expected at once: the first of a burst goes out at once, the rest gathered after the window.
+  topicpush: { target: 'person', concurrency: 32, gathersBursts: true, sendsFirstAtOnce: true },
+  serverpush: { target: 'person', concurrency: 32, gathersBursts: true, sendsFirstAtOnce: true },
   // The webhook is for programs: every event on its own, in the format of a project's generic webhook.
-  webhook: { target: 'person', concurrency: 32, gathersBursts: false },
+  webhook: { target: 'person', concurrency: 32, gathersBursts: false, sendsFirstAtOnce: false },
 } as const satisfies Record<string, ChannelSpec>;
 
 export type Channel = keyof typeof CHANNELS;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { Job } from 'bullmq';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { freePort, TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
-import { ScriptedReceiver } from '../integrations/delivery-support';
+import { queueOf, ScriptedReceiver } from '../integrations/delivery-support';
 import { notifiedTimes, savePreferences, settled, taskFor, taskMails, team, userDeliveries, waitForTaskMails } from './notification-support';
 
 /**
@@ -13,13 +14,18 @@ import { notifiedTimes, savePreferences, settled, taskFor, taskMails, team, user
  * - "a channel that fails": a 3 s burst window (nothing there depends on its length) and an SMTP
  *   server that is down until the first test starts it on its port. Retries run on the real
  *   backoff (first retry after 5 s), and the timeouts say so.
+ * - "the first push at once": a 60 s window, so a push that arrives within PUSHED_WITHIN did not
+ *   wait for it.
  * - the others: the mail server up from the start and a burst window of BURST_WINDOW_MS, long
  *   enough for what they do within it (30 changes to one task, a member removed, a channel turned
- *   off) even on a loaded machine. Every message of a batched channel waits for its window, so the
- *   timeouts count it.
+ *   off) even on a loaded machine. A push's first message goes out at once; what follows within
+ *   the window, and every email, waits for the window, so the timeouts count it.
  */
 const FAILURE_WINDOW_MS = 3_000;
+const LONG_WINDOW_MS = 60_000;
 const BURST_WINDOW_MS = 10_000;
+/** How long a test waits for a push sent at once: a loaded machine's queue and HTTP round trip, far less than LONG_WINDOW_MS. */
+const PUSHED_WITHIN = 5_000;
 const receiver = new ScriptedReceiver();
 /** The mail server of the apps whose SMTP is up from the start. */
 const smtp = new TestSmtpServer();
@@ -130,24 +136,75 @@ describe('a channel that fails', () => {
   }, 30_000);
 });
 
-/** How long a test may wait for a message of a batched channel: its window, then the sending. */
+/** How long a test may wait for a message that waits for the window: the window, then the sending. */
 const SENT_WITHIN = BURST_WINDOW_MS + 20_000;
-const withSmtpUp = () => ({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtpPort), NOTIFICATION_BATCH_WINDOW_MS: String(BURST_WINDOW_MS) });
+const withSmtpUp = (windowMs = BURST_WINDOW_MS) => ({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtpPort), NOTIFICATION_BATCH_WINDOW_MS: String(windowMs) });
+
+/** The job of `deliveryId` in the channel's queue once it is there and delayed (it waits for the end of a window). */
+async function delayedJob(channel: string, deliveryId: string): Promise<Job> {
+  const queue = queueOf(t, `notify-${channel}` as never);
+  try {
+    return await until(`the delayed ${channel} job of delivery ${deliveryId}`, async () => {
+      const job = await queue.getJob(deliveryId);
+      return job && (await job.getState()) === 'delayed' && job;
+    });
+  } finally {
+    await queue.close();
+  }
+}
+
+describe('the first push of a burst goes out at once', () => {
+  appPerDescribe(() => withSmtpUp(LONG_WINDOW_MS));
+
+  it('with a 60 s window: the first notification about each task is pushed at once; email and what follows about the task wait for the window', async () => {
+    const { owner, bob, project } = await team(t);
+    const paths = await allChannels(bob.token);
+    const task = await taskFor(t, owner, project.id, bob);
+    const [push] = await receiver.waitFor(paths.topicpush, 1, PUSHED_WITHIN);
+    expect(push.headers.title).toBe(`${owner.user.name} created a task for you`);
+    expect(push.raw).toBe('[Apollo] #1 Launch');
+    const [gotify] = await receiver.waitFor(paths.serverpush, 1, PUSHED_WITHIN);
+    expect(gotify.json.title).toBe(`${owner.user.name} created a task for you`);
+
+    // Another task is another burst: its first push goes out at once too.
+    await taskFor(t, owner, project.id, bob, { title: 'Land' });
+    const [, other] = await receiver.waitFor(paths.topicpush, 2, PUSHED_WITHIN);
+    expect(other.raw).toBe('[Apollo] #2 Land');
+    await receiver.waitFor(paths.serverpush, 2, PUSHED_WITHIN);
+
+    // A comment on the first task within its window waits for the window's end (about 60 s away), gathered with whatever else comes.
+    expect((await t.api.post(`/comment/${task.id}`, { content: 'soon' }, owner.token)).status).toBe(200);
+    await notifiedTimes(t, bob.user.id, 3);
+    for (const channel of ['topicpush', 'serverpush']) {
+      const comment = (await userDeliveries(t, bob.user.id, channel)).find((d) => d.event === 'task.comment_created')!;
+      const job = await delayedJob(channel, comment.id);
+      expect([channel, job.opts.delay]).toEqual([channel, expect.any(Number)]);
+      expect(job.opts.delay).toBeGreaterThan(LONG_WINDOW_MS - 30_000);
+      expect(job.opts.delay).toBeLessThanOrEqual(LONG_WINDOW_MS);
+      expect((await userDeliveries(t, bob.user.id, channel)).find((d) => d.id === comment.id)).toMatchObject({ status: 'pending', attempts: [] });
+    }
+    // Email has no first at once: the first email about a task waits for the window too.
+    const [firstEmail] = await userDeliveries(t, bob.user.id, 'email');
+    expect(firstEmail.event).toBe('task.created');
+    expect((await delayedJob('email', firstEmail.id)).opts.delay).toBeGreaterThan(LONG_WINDOW_MS - 30_000);
+    expect(taskMails(smtp, bob.user.email)).toEqual([]);
+    expect(receiver.to(paths.topicpush)).toHaveLength(2);
+    expect(receiver.to(paths.serverpush)).toHaveLength(2);
+  }, 40_000);
+});
 
 describe('bursts', () => {
   appPerDescribe(withSmtpUp);
 
   it(
-    '30 changes to one task within the window: one email and one push per push channel, the webhook one per event, the in-app list one per event',
+    '30 changes to one task within the window: the first push at once, the 30 gathered into one push at its end; one email for all; the webhook and the in-app list one per event; nothing twice',
     async () => {
       const { owner, bob, project } = await team(t);
       const paths = await allChannels(bob.token);
       const task = await taskFor(t, owner, project.id, bob);
-      // The creation goes out first, in a window of its own.
-      await settled(t, bob.user.id, 'email', 1, SENT_WITHIN);
-      await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
-      await settled(t, bob.user.id, 'serverpush', 1, SENT_WITHIN);
-      const mailsBefore = taskMails(smtp, bob.user.email).length;
+      // The creation is pushed at once and opens the window.
+      await receiver.waitFor(paths.topicpush, 1, PUSHED_WITHIN);
+      await receiver.waitFor(paths.serverpush, 1, PUSHED_WITHIN);
 
       const statuses = ['in-progress', 'in-review', 'done'];
       for (let i = 0; i < 30; i++) {
@@ -159,34 +216,39 @@ describe('bursts', () => {
       await notifiedTimes(t, bob.user.id, 31);
       const [spread] = await sql<{ ms: string }>(
         t.databaseUrl,
-        `SELECT extract(epoch FROM max(created_at) - min(created_at)) * 1000 AS ms FROM delivery WHERE target_id = $1 AND target_type = 'email' AND event = 'task.status_changed'`,
+        `SELECT extract(epoch FROM max(created_at) - min(created_at)) * 1000 AS ms FROM delivery WHERE target_id = $1 AND target_type = 'email'`,
         [bob.user.id],
       );
       expect(Number(spread.ms)).toBeLessThan(BURST_WINDOW_MS);
 
-      const mails = await waitForTaskMails(smtp, bob.user.email, mailsBefore + 1, SENT_WITHIN);
-      const burstMail = mails[mailsBefore];
-      expect(burstMail.parsed.subject).toBe('[Apollo] #1 Launch: 30 updates');
-      expect(burstMail.parsed.text).toContain('30 updates on your task.');
-      expect(burstMail.parsed.text).toContain(`- ${owner.user.name} changed the status: to-do \u2192 in-progress`);
-      expect(burstMail.parsed.text).toContain('\u2026 and 10 more');
       const [, push] = await receiver.waitFor(paths.topicpush, 2, SENT_WITHIN);
       expect(push.headers.title).toBe('30 updates on your task');
+      expect(push.raw).toContain(`\n${owner.user.name} changed the status: to-do \u2192 in-progress`);
       const [, gotify] = await receiver.waitFor(paths.serverpush, 2, SENT_WITHIN);
       expect(gotify.json.title).toBe('30 updates on your task');
+      // Email waits for the window from the first notification: the creation and the 30 changes make one email.
+      const [mail] = await waitForTaskMails(smtp, bob.user.email, 1, SENT_WITHIN);
+      expect(mail.parsed.subject).toBe('[Apollo] #1 Launch: 31 updates');
+      expect(mail.parsed.text).toContain('31 updates on your task.');
+      expect(mail.parsed.text).toContain(`- ${owner.user.name} created the task`);
+      expect(mail.parsed.text).toContain('\u2026 and 11 more');
       await receiver.waitFor(paths.webhook, 31, 20_000);
 
-      // Every delivery of the burst is delivered, by the same single attempt: nothing is left to send.
-      for (const channel of ['email', 'topicpush', 'serverpush']) {
+      // Every delivery is delivered once: the push's first by its own attempt, the 30 by one attempt
+      // made when the window (started again as the first went out) ended; the email's 31 by one.
+      for (const channel of ['topicpush', 'serverpush']) {
         const rows = await settled(t, bob.user.id, channel, 31, SENT_WITHIN);
-        const burst = rows.filter((d) => d.event === 'task.status_changed');
-        expect([channel, burst.length, burst.every((d) => d.status === 'delivered')]).toEqual([channel, 30, true]);
-        expect([channel, new Set(burst.map((d) => JSON.stringify(d.attempts))).size]).toEqual([channel, 1]);
-        expect(burst[0].attempts).toHaveLength(1);
+        expect([channel, rows.every((d) => d.status === 'delivered' && d.attempts.length === 1)]).toEqual([channel, true]);
+        const [first, ...burst] = rows;
+        expect([channel, first.event, new Set(burst.map((d) => JSON.stringify(d.attempts))).size]).toEqual([channel, 'task.created', 1]);
+        expect(Date.parse(burst[0].attempts[0].at) - Date.parse(first.attempts[0].at)).toBeGreaterThanOrEqual(BURST_WINDOW_MS - 100);
       }
+      const emails = await settled(t, bob.user.id, 'email', 31, SENT_WITHIN);
+      expect(new Set(emails.map((d) => JSON.stringify(d.attempts))).size).toBe(1);
+      expect(emails.every((d) => d.status === 'delivered')).toBe(true);
       const webhook = await settled(t, bob.user.id, 'webhook', 31, 20_000);
       expect(new Set(webhook.map((d) => d.attempts[0].at)).size).toBeGreaterThan(1);
-      expect(taskMails(smtp, bob.user.email)).toHaveLength(mailsBefore + 1);
+      expect(taskMails(smtp, bob.user.email)).toHaveLength(1);
       expect(receiver.to(paths.topicpush)).toHaveLength(2);
       expect(receiver.to(paths.serverpush)).toHaveLength(2);
       expect(receiver.to(paths.webhook)).toHaveLength(31);
@@ -194,41 +256,35 @@ describe('bursts', () => {
     },
     2 * BURST_WINDOW_MS + 60_000,
   );
-
-  it(
-    'a change after the burst went out starts a new burst',
-    async () => {
-      const { owner, bob, project } = await team(t);
-      const paths = await allChannels(bob.token);
-      const task = await taskFor(t, owner, project.id, bob);
-      await receiver.waitFor(paths.topicpush, 1, SENT_WITHIN);
-      expect((await t.api.post(`/comment/${task.id}`, { content: 'later' }, owner.token)).status).toBe(200);
-      const [, second] = await receiver.waitFor(paths.topicpush, 2, SENT_WITHIN);
-      expect(second.headers.title).toBe(`${owner.user.name} commented on your task`);
-      expect(second.raw).toBe('[Apollo] #1 Launch\nlater');
-    },
-    2 * BURST_WINDOW_MS + 40_000,
-  );
 });
+
+/** A task for bob whose first push went out (at once); what comes next about it waits for the window. */
+async function firstPushSent(paths: { topicpush: string; serverpush: string }, owner: Parameters<typeof taskFor>[1], projectId: string, bob: Parameters<typeof taskFor>[3]) {
+  const task = await taskFor(t, owner, projectId, bob);
+  await receiver.waitFor(paths.topicpush, 1, PUSHED_WITHIN);
+  await receiver.waitFor(paths.serverpush, 1, PUSHED_WITHIN);
+  expect((await t.api.post(`/comment/${task.id}`, { content: 'within the window' }, owner.token)).status).toBe(200);
+  await notifiedTimes(t, bob.user.id, 2);
+}
 
 describe('checked again when the message goes out', () => {
   appPerDescribe(withSmtpUp);
 
   it(
-    'a user removed from the workspace within the window: the pending deliveries fail as not sent, nothing is received',
+    'a user removed from the workspace within the window: the pending deliveries fail as not sent, nothing more is received',
     async () => {
       const { owner, bob, workspaceId, project } = await team(t);
       const paths = await allChannels(bob.token);
-      await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false, serverpushEnabled: false });
-      await taskFor(t, owner, project.id, bob);
-      await notifiedTimes(t, bob.user.id, 1);
+      await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false });
+      await firstPushSent(paths, owner, project.id, bob);
       const members = (await t.api.get(`/auth/organization/list-members?organizationId=${workspaceId}`, owner.token)).body;
       const m = members.find((x: any) => x.userId === bob.user.id);
       expect((await t.api.post('/auth/organization/remove-member', { memberIdOrEmail: m.id, organizationId: workspaceId }, owner.token)).status).toBe(200);
-      const [d] = await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
-      expect(d.status).toBe('failed');
-      expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: null, durationMs: 0, error: 'Recipient is no longer a member of the workspace' }]);
-      expect(receiver.to(paths.topicpush)).toEqual([]);
+      const [created, comment] = await settled(t, bob.user.id, 'topicpush', 2, SENT_WITHIN);
+      expect(created.status).toBe('delivered');
+      expect(comment.status).toBe('failed');
+      expect(comment.attempts).toEqual([{ at: expect.any(String), statusCode: null, durationMs: 0, error: 'Recipient is no longer a member of the workspace' }]);
+      expect(receiver.to(paths.topicpush)).toHaveLength(1);
     },
     BURST_WINDOW_MS + 40_000,
   );
@@ -239,16 +295,17 @@ describe('checked again when the message goes out', () => {
       const { owner, bob, project } = await team(t);
       const paths = await allChannels(bob.token);
       await savePreferences(t, bob.token, { webhookEnabled: false, emailEnabled: false });
-      await taskFor(t, owner, project.id, bob);
-      await notifiedTimes(t, bob.user.id, 1);
+      await firstPushSent(paths, owner, project.id, bob);
       await savePreferences(t, bob.token, { topicpushEnabled: false });
-      const [off] = await settled(t, bob.user.id, 'topicpush', 1, SENT_WITHIN);
+      const [, off] = await settled(t, bob.user.id, 'topicpush', 2, SENT_WITHIN);
       expect(off.status).toBe('failed');
       expect(off.attempts[0].error).toBe('Channel turned off or not configured for this notification');
-      const [on] = await settled(t, bob.user.id, 'serverpush', 1, SENT_WITHIN);
+      const [, on] = await settled(t, bob.user.id, 'serverpush', 2, SENT_WITHIN);
       expect(on.status).toBe('delivered');
-      expect(receiver.to(paths.topicpush)).toEqual([]);
-      expect(receiver.to(paths.serverpush)).toHaveLength(1);
+      expect(receiver.to(paths.topicpush)).toHaveLength(1);
+      const gotify = receiver.to(paths.serverpush);
+      expect(gotify).toHaveLength(2);
+      expect(gotify[1].json.title).toBe(`${owner.user.name} commented on your task`);
     },
     BURST_WINDOW_MS + 40_000,
   );

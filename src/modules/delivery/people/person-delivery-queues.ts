@@ -1,22 +1,39 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { RedisService } from '../../../redis/redis.service';
 import { CHANNELS, DELIVER_JOB, DeliveryJobData, PersonChannel } from '../channels';
 import { DeliveryQueues } from '../delivery-queues';
 import { PersonDeliveryRepository } from './person-delivery.repository';
 
 /**
+ * One step, atomic in Redis: when the burst's window key is absent, sets it for the window and
+ * answers 0 (the burst's first message goes out now); else answers how long the window still
+ * runs (its messages wait for its end). KEYS[1] the window key, ARGV[1] the window in ms.
+ */
+const OPEN_OR_WAIT = `
+  if redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return 0 end
+  local left = redis.call('PTTL', KEYS[1])
+  if left < 0 then return 0 end
+  return left`;
+
+/**
  * Queues the jobs of people's channel deliveries. A channel that does not gather bursts (the
  * webhook) gets a job per delivery (job id = the delivery id). A channel that does gets one job
  * per burst (docs/notifications.md, "Bursts"): it names the oldest pending delivery of the user,
- * channel and task (job id = that delivery's id, so asking again while it waits adds nothing) and
- * runs when the burst window after that delivery closes; the job then sends every delivery of the
- * burst pending by then.
+ * channel and task (job id = that delivery's id, so asking again while it waits adds nothing); the
+ * job then sends every delivery of the burst pending by then. It runs:
+ * - for a channel that sends the first at once (the pushes): now when the burst's window is closed,
+ *   else when it ends. The window is a Redis key per (channel, user, task) living for
+ *   NOTIFICATION_BATCH_WINDOW_MS from the last message sent: opening it is one atomic step (SET NX),
+ *   so of several workers asking at once exactly one sends now and the others wait for its end.
+ * - for email: when the window after the oldest pending delivery closes (by the database's clock).
  */
 @Injectable()
 export class PersonDeliveryQueues {
   constructor(
     private readonly deliveries: PersonDeliveryRepository,
     private readonly queues: DeliveryQueues,
+    private readonly redis: RedisService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -29,7 +46,31 @@ export class PersonDeliveryQueues {
   /** Queues the job of the burst (user, channel, task) that is pending now, if any. */
   async scheduleBurst(channel: PersonChannel, userId: string, taskId: string): Promise<void> {
     const first = await this.deliveries.firstOfBurst(channel, userId, taskId, this.config.notificationBatchWindowMs);
-    if (first) await this.add(channel, first.id, first.delay_ms);
+    if (!first) return;
+    const delay = CHANNELS[channel].sendsFirstAtOnce ? await this.openOrWait(channel, userId, taskId) : first.delay_ms;
+    await this.add(channel, first.id, delay);
+  }
+
+  /**
+   * A message of the burst (user, channel, task) is going out: for a channel that sends the first
+   * at once, its window starts again from now, so what comes meanwhile is gathered into the next
+   * message (at most one message per window).
+   */
+  async messageSent(channel: PersonChannel, userId: string, taskId: string): Promise<void> {
+    const windowMs = this.config.notificationBatchWindowMs;
+    if (!CHANNELS[channel].sendsFirstAtOnce || windowMs <= 0) return;
+    await this.redis.client.set(this.windowKey(channel, userId, taskId), '1', 'PX', windowMs);
+  }
+
+  /** OPEN_OR_WAIT: 0 when the burst's window was closed (it is open now), else how long it still runs. */
+  private async openOrWait(channel: PersonChannel, userId: string, taskId: string): Promise<number> {
+    const windowMs = this.config.notificationBatchWindowMs;
+    if (windowMs <= 0) return 0;
+    return Number(await this.redis.client.eval(OPEN_OR_WAIT, 1, this.windowKey(channel, userId, taskId), windowMs));
+  }
+
+  private windowKey(channel: PersonChannel, userId: string, taskId: string): string {
+    return this.redis.key('notify-window', channel, userId, taskId);
   }
 
   private async add(channel: PersonChannel, deliveryId: string, delay: number): Promise<void> {

@@ -38,7 +38,7 @@ export const MAX_BURST = 100;
  * delivery of its burst (user, channel, task) pending now; checks that the user is still a member
  * and still wants this channel for each event (preferences and rule as they are now); and sends one
  * message for all of them. When a burst is settled, the next one (deliveries that came while it was
- * being sent) is queued.
+ * being sent) is queued; a push's message starts its window again (PersonDeliveryQueues).
  */
 @Injectable()
 export class PersonTargets implements DeliveryTargets {
@@ -121,6 +121,8 @@ export class PersonTargets implements DeliveryTargets {
       send: async () => {
         if (channel === 'email' && !user) throw new UnusableTargetError(RECIPIENT_GONE);
         const target = await this.target(global!, user?.email ?? null);
+        // A push's window starts again as its message goes out: what comes meanwhile waits for the next one.
+        if (burst) await this.queues.messageSent(channel, userId, taskId);
         return sender.send(wanted, target, { clientUrl: this.config.clientUrl, nowSeconds: Math.floor(Date.now() / 1000) });
       },
     };
