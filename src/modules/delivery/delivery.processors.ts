@@ -28,8 +28,8 @@ abstract class ChannelProcessor extends WorkerHost implements OnApplicationBoots
     this.settings.start(this, queueOf(this.channel));
   }
 
-  process(job: Job<DeliveryJobData>): Promise<DeliveryJobResult> {
-    return this.runner.run(job, this.channel);
+  process(job: Job<DeliveryJobData>, token?: string): Promise<DeliveryJobResult> {
+    return this.runner.run(job, this.channel, token);
   }
 
   /** On shutdown (SIGTERM), lets the attempts in hand finish and record themselves before the database closes. */

@@ -30,17 +30,25 @@ export interface AttemptPlan {
   send(): Promise<SendOutcome>;
   /** Runs once this attempt's deliveries are settled (delivered, failed for good, or dropped), not when a retry follows. */
   settled?(): Promise<void>;
+  /** Runs once this attempt is recorded, whatever its outcome (before settled): frees what prepare() took for it (a burst's lock). */
+  release?(): Promise<void>;
 }
 
-export type Preparation = AttemptPlan | { skipped: 'gone' | 'not-pending' };
+/**
+ * What prepare() answers: an attempt to make; nothing to do (the delivery is gone or no longer
+ * pending); or `busy`: another attempt is sending the deliveries this one would carry (a person's
+ * burst), so the job waits and tries again.
+ */
+export type Preparation = AttemptPlan | { skipped: 'gone' | 'not-pending' } | { busy: true };
 
 /** A plan that only records `dropped`: nothing is sent. */
-export const nothingToSend = (label: string, dropped: Dropped[], settled?: () => Promise<void>): AttemptPlan => ({
+export const nothingToSend = (label: string, dropped: Dropped[], settled?: () => Promise<void>, release?: () => Promise<void>): AttemptPlan => ({
   label,
   dropped,
   ids: [],
   send: () => Promise.reject(new Error('nothing to send')),
   settled,
+  release,
 });
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Job } from 'bullmq';
+import { Job, Queue } from 'bullmq';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { freePort, TestSmtpServer } from '../../support/smtp';
@@ -140,16 +140,16 @@ describe('a channel that fails', () => {
 const SENT_WITHIN = BURST_WINDOW_MS + 20_000;
 const withSmtpUp = (windowMs = BURST_WINDOW_MS) => ({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtpPort), NOTIFICATION_BATCH_WINDOW_MS: String(windowMs) });
 
-/** The job of `deliveryId` in the channel's queue once it is there and delayed (it waits for the end of a window). */
-async function delayedJob(channel: string, deliveryId: string): Promise<Job> {
-  const queue = queueOf(t, `notify-${channel}` as never);
+/** The job of `deliveryId` in the channel's queue once it is there and delayed (it waits for the end of a window); `open` is a queue the caller closes, else one is opened for the look. */
+async function delayedJob(channel: string, deliveryId: string, open?: Queue): Promise<Job> {
+  const queue = open ?? queueOf(t, `notify-${channel}` as never);
   try {
     return await until(`the delayed ${channel} job of delivery ${deliveryId}`, async () => {
       const job = await queue.getJob(deliveryId);
       return job && (await job.getState()) === 'delayed' && job;
     });
   } finally {
-    await queue.close();
+    if (!open) await queue.close();
   }
 }
 
@@ -191,6 +191,36 @@ describe('the first push of a burst goes out at once', () => {
     expect(receiver.to(paths.topicpush)).toHaveLength(2);
     expect(receiver.to(paths.serverpush)).toHaveLength(2);
   }, 40_000);
+
+  it('two jobs of one burst running at once (as on two workers) send one message: nothing twice', async () => {
+    const { owner, bob, project } = await team(t);
+    const paths = await allChannels(bob.token);
+    await savePreferences(t, bob.token, { emailEnabled: false, serverpushEnabled: false, webhookEnabled: false });
+    const task = await taskFor(t, owner, project.id, bob);
+    await receiver.waitFor(paths.topicpush, 1, PUSHED_WITHIN);
+    for (const content of ['one', 'two']) expect((await t.api.post(`/comment/${task.id}`, { content }, owner.token)).status).toBe(200);
+    await notifiedTimes(t, bob.user.id, 3);
+    const [, one, two] = await userDeliveries(t, bob.user.id, 'topicpush');
+    // The burst's job waits for the window's end; a second job naming the burst's other delivery
+    // (a fan-out that saw only that one, on another worker) is added, and both run now.
+    const queue = queueOf(t, 'notify-topicpush' as never);
+    try {
+      const trailing = await delayedJob('topicpush', one.id, queue);
+      await Promise.all([queue.add('deliver', { deliveryId: two.id }, { jobId: two.id }), trailing.promote()]);
+      await settled(t, bob.user.id, 'topicpush', 3, PUSHED_WITHIN);
+      await until('both jobs finished', async () => (await Promise.all([one.id, two.id].map(async (id) => (await queue.getJob(id))?.getState()))).every((s) => s === 'completed'));
+      const rows = await userDeliveries(t, bob.user.id, 'topicpush');
+      expect(rows.map((d) => [d.status, d.attempts.length])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
+    } finally {
+      await queue.close();
+    }
+    const pushes = receiver.to(paths.topicpush);
+    expect(pushes.map((p) => p.headers.title)).toEqual([`${owner.user.name} created a task for you`, '2 updates on your task']);
+  }, 30_000);
 });
 
 describe('bursts', () => {

@@ -17,6 +17,28 @@ const OPEN_OR_WAIT = `
   return left`;
 
 /**
+ * Takes the lock of a burst for an attempt, atomically: free (or already this attempt's own, as
+ * when a stalled job runs again) → taken for ARGV[2] ms, 1; held by another attempt → 0.
+ * KEYS[1] the lock key, ARGV[1] the holder (the job's delivery id).
+ */
+const LOCK = `
+  if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+  if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
+  return 0`;
+
+/** Frees the lock only if ARGV[1] still holds it (it may have expired and been taken by another attempt). */
+const UNLOCK = `
+  if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+  return 0`;
+
+/**
+ * How long a burst's lock lives at most: longer than an attempt can take (an HTTP request times
+ * out well within it, an SMTP conversation too), so it only expires on its own when the worker
+ * holding it died.
+ */
+const BURST_LOCK_MS = 120_000;
+
+/**
  * Queues the jobs of people's channel deliveries. A channel that does not gather bursts (the
  * webhook) gets a job per delivery (job id = the delivery id). A channel that does gets one job
  * per burst (docs/notifications.md, "Bursts"): it names the oldest pending delivery of the user,
@@ -27,6 +49,10 @@ const OPEN_OR_WAIT = `
  *   NOTIFICATION_BATCH_WINDOW_MS from the last message sent: opening it is one atomic step (SET NX),
  *   so of several workers asking at once exactly one sends now and the others wait for its end.
  * - for email: when the window after the oldest pending delivery closes (by the database's clock).
+ * Two jobs may still name the same burst (two fan-outs on two workers, each seeing a different
+ * oldest delivery): an attempt holds the burst's lock (lockBurst) from reading the burst until its
+ * outcome is recorded, so the other job waits and then finds the deliveries settled (or carries
+ * what is left): nothing is sent twice.
  */
 @Injectable()
 export class PersonDeliveryQueues {
@@ -67,6 +93,20 @@ export class PersonDeliveryQueues {
     const windowMs = this.config.notificationBatchWindowMs;
     if (windowMs <= 0) return 0;
     return Number(await this.redis.client.eval(OPEN_OR_WAIT, 1, this.windowKey(channel, userId, taskId), windowMs));
+  }
+
+  /** Takes the lock of the burst (user, channel, task) for the attempt of the job of `holder`; false when another attempt holds it. */
+  async lockBurst(channel: PersonChannel, userId: string, taskId: string, holder: string): Promise<boolean> {
+    return Number(await this.redis.client.eval(LOCK, 1, this.lockKey(channel, userId, taskId), holder, BURST_LOCK_MS)) === 1;
+  }
+
+  /** Frees the burst's lock if `holder` still holds it. */
+  async unlockBurst(channel: PersonChannel, userId: string, taskId: string, holder: string): Promise<void> {
+    await this.redis.client.eval(UNLOCK, 1, this.lockKey(channel, userId, taskId), holder);
+  }
+
+  private lockKey(channel: PersonChannel, userId: string, taskId: string): string {
+    return this.redis.key('notify-sending', channel, userId, taskId);
   }
 
   private windowKey(channel: PersonChannel, userId: string, taskId: string): string {

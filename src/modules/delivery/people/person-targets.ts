@@ -97,6 +97,24 @@ export class PersonTargets implements DeliveryTargets {
     const userId = first.target_id;
     const taskId = String(first.payload?.task?.id ?? '');
     const burst = CHANNELS[channel].gathersBursts && taskId !== '';
+    // One attempt at a time reads and sends a burst: another job naming it waits (PersonDeliveryQueues).
+    if (burst && !(await this.queues.lockBurst(channel, userId, taskId, first.id))) return { busy: true };
+    const release = burst ? () => this.queues.unlockBurst(channel, userId, taskId, first.id) : undefined;
+    try {
+      // Read again under the lock: the attempt that held it may have sent this delivery meanwhile.
+      const current = burst ? await this.deliveries.load(deliveryId) : first;
+      if (current?.status !== 'pending') {
+        await release?.();
+        return { skipped: 'not-pending' };
+      }
+      return await this.plan(current, channel, userId, taskId, burst, release);
+    } catch (err) {
+      await release?.();
+      throw err;
+    }
+  }
+
+  private async plan(first: PersonDeliveryRow, channel: PersonChannel, userId: string, taskId: string, burst: boolean, release?: () => Promise<void>): Promise<Preparation> {
     const items = burst ? await this.burstWith(first, taskId) : [first];
     const label = `delivery ${first.id} (${channel}${items.length > 1 ? `, ${items.length} events` : ''})`;
     // When this attempt's deliveries are settled, the deliveries that came meanwhile go as the next burst.
@@ -108,16 +126,17 @@ export class PersonTargets implements DeliveryTargets {
       this.prefs.findRule(first.workspace_id, userId),
       channel === 'email' ? this.users.findById(userId) : null,
     ]);
-    if (!member) return nothingToSend(label, [{ ids: ids(items), reason: RECIPIENT_LEFT }], settled);
+    if (!member) return nothingToSend(label, [{ ids: ids(items), reason: RECIPIENT_LEFT }], settled, release);
     const wanted = items.filter((d) => channelsFor(global, rule, d.project_id ?? d.payload?.project?.id ?? null).includes(channel));
     const dropped: Dropped[] = wanted.length < items.length ? [{ ids: ids(items.filter((d) => !wanted.includes(d))), reason: CHANNEL_OFF }] : [];
-    if (!wanted.length) return nothingToSend(label, dropped, settled);
+    if (!wanted.length) return nothingToSend(label, dropped, settled, release);
     const sender = this.channels.of(channel);
     return {
       label,
       dropped,
       ids: ids(wanted),
       settled,
+      release,
       send: async () => {
         if (channel === 'email' && !user) throw new UnusableTargetError(RECIPIENT_GONE);
         const target = await this.target(global!, user?.email ?? null);
