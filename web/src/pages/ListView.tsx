@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, must } from '../api/client';
+import { useMembers } from '../members';
 import type { Column, Task } from '../api/types';
 import { Empty } from '../components/States';
 import { PRIORITIES, priorityName } from '../format';
@@ -19,10 +20,7 @@ export function ListView({
   projectSlug: string;
   onOpen: (t: Task) => void;
 }) {
-  const members = useQuery({
-    queryKey: ['members', workspaceId],
-    queryFn: async () => must(await api.GET('/api/workspace/{workspaceId}/members', { params: { path: { workspaceId } } })),
-  });
+  const members = useMembers(workspaceId);
   const [text, setText] = useState('');
   const [status, setStatus] = useState('');
   const [assignee, setAssignee] = useState('');

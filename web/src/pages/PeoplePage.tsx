@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
+import { useMembers } from '../members';
 import type { Invitation, Member } from '../api/types';
 import { Header } from '../components/Header';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -71,10 +72,7 @@ export function PeoplePage({ workspaceId }: { workspaceId: string }) {
 function Members({ workspaceId, roleNames, canUpdate, canDelete }: { workspaceId: string; roleNames: string[]; canUpdate: boolean; canDelete: boolean }) {
   const queryClient = useQueryClient();
   const session = useSession();
-  const members = useQuery({
-    queryKey: ['members', workspaceId],
-    queryFn: async () => must(await api.GET('/api/auth/organization/list-members', { params: { query: { organizationId: workspaceId } } })),
-  });
+  const members = useMembers(workspaceId);
   const [confirming, setConfirming] = useState<string | null>(null);
   const refresh = () =>
     Promise.all([queryClient.invalidateQueries({ queryKey: ['members', workspaceId] }), queryClient.invalidateQueries({ queryKey: ['permissions', workspaceId] })]);

@@ -2,12 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Markdown from 'react-markdown';
 import { api, must } from '../api/client';
+import { useMembers } from '../members';
 import type { Column, Task } from '../api/types';
 import { ErrorState, Loading } from '../components/States';
 import { usePermissions } from '../permissions';
 import { navigate } from '../router';
 import { PRIORITIES, priorityName, type Priority } from '../format';
 import { useSession } from '../session';
+import { TaskActivity } from './TaskActivity';
 import { TaskRelations } from './TaskRelations';
 
 /** `2026-11-27T00:00:00.000Z` → `2026-11-27` for a date input, and back. */
@@ -49,6 +51,7 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
     onSuccess: async (t) => {
       queryClient.setQueryData(['task', taskId], t);
       await queryClient.invalidateQueries({ queryKey: ['tasks', t.projectId] });
+      await queryClient.invalidateQueries({ queryKey: ['task', taskId, 'activity'] });
     },
   });
   const editable = can('task', 'update');
@@ -108,6 +111,7 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
           <TaskRelations workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TimeEntries taskId={taskId} editable={can('task', 'update')} />
           <Comments taskId={taskId} canComment={editable} />
+          <TaskActivity workspaceId={workspaceId} taskId={taskId} columns={columns} />
           {editable && <MoveTask workspaceId={workspaceId} task={task.data} />}
         </>
       )}
@@ -184,10 +188,7 @@ function DescriptionField({ task, editable, onSave }: { task: Task; editable: bo
 }
 
 function AssigneeField({ workspaceId, value, disabled, onChange }: { workspaceId: string; value: string | null; disabled: boolean; onChange: (userId: string | null) => void }) {
-  const members = useQuery({
-    queryKey: ['members', workspaceId],
-    queryFn: async () => must(await api.GET('/api/workspace/{workspaceId}/members', { params: { path: { workspaceId } } })),
-  });
+  const members = useMembers(workspaceId);
   return (
     <label>
       Assignee
