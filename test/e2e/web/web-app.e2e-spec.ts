@@ -440,6 +440,39 @@ describe('the web app', () => {
     }
   });
 
+  it("a refused drag puts the card back and shows the API's message", async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Refusals' });
+    await createTask(t, owner.token, project.id, { title: 'Stay put' });
+    const { page, problems, close } = await newPage();
+    try {
+      await signIn(page, owner.user.email, 'correct horse battery');
+      await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+      await page.goto(`/w/${workspaceId}/p/${project.id}`);
+      await card(page, 'Stay put').waitFor();
+      // In Review goes away behind the board's back (a column change is not a task event).
+      const columns = (await t.api.get(`/column/${project.id}`, owner.token)).body as { id: string; slug: string }[];
+      expect((await t.api.delete(`/column/${columns.find((c) => c.slug === 'in-review')!.id}`, owner.token)).status).toBe(200);
+      const from = (await page.getByRole('button', { name: 'Move Stay put' }).boundingBox())!;
+      const to = (await page.locator('[data-column="in-review"]').boundingBox())!;
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 20, from.y + 20, { steps: 3 });
+      await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
+      await page.mouse.up();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /Invalid status|not valid/i })
+        .waitFor();
+      await page.locator('[data-column="to-do"] button.card-open', { hasText: 'Stay put' }).waitFor();
+      expect((await t.api.get(`/task/tasks/${project.id}`, owner.token)).body.data.map((x: { status: string }) => x.status)).toEqual(['to-do']);
+      // The browser logged the refused request; nothing else went wrong.
+      expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('a viewer is not offered what the API would refuse', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const viewer = await userWithRole(t, workspaceId, 'viewer');
