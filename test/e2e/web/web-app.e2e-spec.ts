@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../../support/app';
+import { TcpProxy } from '../../support/tcp-proxy';
 import { until } from '../../support/until';
 import { axeViolations, card, newPage as openPage, signIn, startWebApp, type WebApp } from '../../support/web-page';
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
@@ -470,6 +471,36 @@ describe('the web app', () => {
       expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
     } finally {
       await close();
+    }
+  });
+
+  it('after a lost connection the board fetches again what it may have missed', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Flaky network' });
+    await createTask(t, owner.token, project.id, { title: 'Still here' });
+    // The browser reaches the service through a proxy that the test cuts and restores.
+    const proxy = new TcpProxy('127.0.0.1', Number(new URL(origin).port));
+    await proxy.start();
+    const { page, problems, close } = await openPage(browser, `http://127.0.0.1:${proxy.port}`);
+    try {
+      await signIn(page, owner.user.email, 'correct horse battery');
+      await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+      await page.goto(`/w/${workspaceId}/p/${project.id}`);
+      await page.getByText('Live', { exact: true }).waitFor();
+      await proxy.cut();
+      await page.getByText('Connecting…').waitFor();
+      // A change no event tells of (a column renamed) while the stream is down.
+      const columns = (await t.api.get(`/column/${project.id}`, owner.token)).body as { id: string; slug: string }[];
+      const todo = columns.find((c) => c.slug === 'to-do')!;
+      expect((await t.api.put(`/column/${todo.id}`, { name: 'Backlog' }, owner.token)).status).toBe(200);
+      await proxy.restore();
+      await page.getByText('Live', { exact: true }).waitFor({ timeout: 10_000 });
+      await page.getByRole('heading', { name: /^Backlog/ }).waitFor();
+      // The browser reported the refused connections while the proxy was down; nothing else went wrong.
+      expect(problems.filter((p) => !/ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|ERR_INCOMPLETE_CHUNKED_ENCODING/.test(p))).toEqual([]);
+    } finally {
+      await close();
+      await proxy.stop();
     }
   });
 
