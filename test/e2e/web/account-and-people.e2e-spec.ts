@@ -184,6 +184,12 @@ describe('the people page', () => {
       const invitations = async () =>
         (await t.api.get(`/auth/organization/list-invitations?organizationId=${workspaceId}`, owner.token)).body as { email: string; role: string; status: string }[];
       expect((await invitations()).map((i) => [i.email, i.role, i.status])).toEqual([[email, 'member', 'pending']]);
+      // Resend: the same invitation, 48 hours from now again.
+      const expiry = async () =>
+        ((await t.api.get(`/auth/organization/list-invitations?organizationId=${workspaceId}`, owner.token)).body as { expiresAt: string }[])[0]!.expiresAt;
+      const before = await expiry();
+      await o.page.getByRole('button', { name: `Resend the invitation to ${email}` }).click();
+      await until('a later expiry', async () => (await expiry()) > before);
       expect(await axeViolations(o.page)).toEqual([]);
       expect(await widthAt375(o.page, process.env.WEB_SHOTS && `${process.env.WEB_SHOTS}/people.png`)).toBeLessThanOrEqual(375);
       await o.page.getByRole('button', { name: `Cancel the invitation to ${email}` }).click();
@@ -206,6 +212,11 @@ describe('the people page', () => {
       await o.page.getByRole('list', { name: 'Teams' }).getByText('Design', { exact: true }).waitFor();
       const teams = (await t.api.get(`/auth/organization/list-teams?organizationId=${workspaceId}`, owner.token)).body as { name: string }[];
       expect(teams.map((x) => x.name)).toContain('Design');
+      await o.page.getByRole('list', { name: 'Teams' }).getByRole('listitem').filter({ hasText: 'Design' }).getByRole('button', { name: 'Delete' }).click();
+      await o.page.getByRole('button', { name: 'Yes, delete Design' }).click();
+      await o.page.getByRole('list', { name: 'Teams' }).getByText('Design', { exact: true }).waitFor({ state: 'detached' });
+      const left = (await t.api.get(`/auth/organization/list-teams?organizationId=${workspaceId}`, owner.token)).body as { name: string }[];
+      expect(left.map((x) => x.name)).not.toContain('Design');
 
       // A viewer: the members, no role, remove or invite controls.
       await signedIn(v.page, viewer.user.email);

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import { useMembers } from '../members';
 import type { Invitation, Member } from '../api/types';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { Header } from '../components/Header';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { when } from '../format';
@@ -41,7 +42,7 @@ export function PeoplePage({ workspaceId }: { workspaceId: string }) {
         {(can('invitation', 'create') || can('invitation', 'cancel')) && (
           <Invitations workspaceId={workspaceId} roleNames={roleNames} canCreate={can('invitation', 'create')} canCancel={can('invitation', 'cancel')} />
         )}
-        <Teams workspaceId={workspaceId} canCreate={can('team', 'create')} />
+        <Teams workspaceId={workspaceId} canCreate={can('team', 'create')} canDelete={can('team', 'delete')} />
         <section className="section" aria-labelledby="roles-h">
           <h2 id="roles-h">Custom roles</h2>
           {roles.isPending && <Loading what="roles" />}
@@ -290,7 +291,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
   );
 }
 
-function Teams({ workspaceId, canCreate }: { workspaceId: string; canCreate: boolean }) {
+function Teams({ workspaceId, canCreate, canDelete }: { workspaceId: string; canCreate: boolean; canDelete: boolean }) {
   const queryClient = useQueryClient();
   const teams = useQuery({
     queryKey: ['teams', workspaceId],
@@ -300,6 +301,10 @@ function Teams({ workspaceId, canCreate }: { workspaceId: string; canCreate: boo
   const create = useMutation({
     mutationFn: async () => must(await api.POST('/api/auth/organization/create-team', { body: { organizationId: workspaceId, name } })),
     onSuccess: () => setName(''),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['teams', workspaceId] }),
+  });
+  const remove = useMutation({
+    mutationFn: async (teamId: string) => must(await api.POST('/api/auth/organization/remove-team', { body: { organizationId: workspaceId, teamId } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['teams', workspaceId] }),
   });
   const onSubmit = (e: FormEvent) => {
@@ -320,6 +325,15 @@ function Teams({ workspaceId, canCreate }: { workspaceId: string; canCreate: boo
                 <strong>{t.name}</strong>
                 <span className="muted">since {when(t.createdAt)}</span>
               </div>
+              {canDelete && (
+                <ConfirmButton
+                  label="Delete"
+                  question={`Delete the team ${t.name}?`}
+                  confirmLabel={`Yes, delete ${t.name}`}
+                  onConfirm={() => remove.mutate(t.id)}
+                  disabled={remove.isPending}
+                />
+              )}
             </li>
           ))}
         </ul>
@@ -336,6 +350,7 @@ function Teams({ workspaceId, canCreate }: { workspaceId: string; canCreate: boo
         </form>
       )}
       {create.error && <ErrorState error={create.error} />}
+      {remove.error && <ErrorState error={remove.error} />}
     </section>
   );
 }
