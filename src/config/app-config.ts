@@ -21,12 +21,21 @@ const toInt = ({ value }: { value: unknown }) => {
   return /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
 };
 
+/** `host:port,host:port`: sentinels or Cluster nodes. */
+const HOST_PORT_LIST = /^\s*[\w.-]+:\d{1,5}(\s*,\s*[\w.-]+:\d{1,5})*\s*$/;
+
 /** Environment variables as they arrive; validated once at boot (README, "Configuration"). */
 class EnvSchema {
   @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
   @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' }) DATABASE_URL?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
+  @IsOptional() @Matches(HOST_PORT_LIST, { message: 'must be a comma list of host:port (the sentinels)' }) REDIS_SENTINELS?: string;
+  @IsOptional() @Matches(/^[\w.-]{1,64}$/, { message: "must be the primary's name as the sentinels know it (letters, digits, _ . -)" }) REDIS_SENTINEL_NAME?: string;
+  @IsOptional() @IsString() REDIS_SENTINEL_PASSWORD?: string;
+  @IsOptional() @Matches(HOST_PORT_LIST, { message: 'must be a comma list of host:port (some of the Cluster nodes)' }) REDIS_CLUSTER_NODES?: string;
+  @IsOptional() @IsString() REDIS_PASSWORD?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10) REDIS_WAIT_REPLICAS?: number;
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' }) JWT_SECRET?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(60) JWT_EXPIRES_IN?: number;
   @IsOptional()
@@ -47,7 +56,9 @@ class EnvSchema {
   @IsOptional() @Matches(/^[\w.-]+:\d{1,5}$/, { message: 'must be host:port' }) TANDEM_DEFAULT_POSTGRES?: string;
   @IsOptional() @Matches(/^[\w.-]+:\d{1,5}$/, { message: 'must be host:port' }) TANDEM_DEFAULT_REDIS?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
-  @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1-40 letters, digits, _ or -' }) QUEUE_PREFIX?: string;
+  @IsOptional()
+  @Matches(/^([A-Za-z0-9_-]{1,40}|\{[A-Za-z0-9_-]{1,38}\})$/, { message: 'must be 1-40 letters, digits, _ or -, or such a name in braces (a Cluster hash tag, e.g. {tandem})' })
+  QUEUE_PREFIX?: string;
   @IsOptional() @IsString() SMTP_HOST?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) SMTP_PORT?: number;
   @IsOptional() @IsString() SMTP_USER?: string;
@@ -94,6 +105,27 @@ export function configVariables(): string[] {
 
 export type AppRole = 'api' | 'worker';
 
+export interface RedisNode {
+  readonly host: string;
+  readonly port: number;
+}
+
+export type RedisTarget =
+  | { readonly mode: 'single' }
+  | {
+      readonly mode: 'sentinel';
+      readonly sentinels: readonly RedisNode[];
+      /** The primary's name in the sentinels' configuration (`sentinel monitor <name> …`). */
+      readonly name: string;
+      /** The password of the primary and its replicas (REDIS_PASSWORD). */
+      readonly password?: string;
+      /** The sentinels' own password (REDIS_SENTINEL_PASSWORD), when they have one. */
+      readonly sentinelPassword?: string;
+      /** Replicas that must hold the jobs of an outbox batch before the relay deletes its rows. */
+      readonly waitReplicas: number;
+    }
+  | { readonly mode: 'cluster'; readonly nodes: readonly RedisNode[]; readonly password?: string };
+
 export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly port: number;
@@ -115,6 +147,12 @@ export interface AppConfig {
   /** How often an open event stream (GET /api/events) gets a heartbeat comment. */
   readonly eventsHeartbeatSeconds: number;
   readonly redisUrl: string;
+  /**
+   * How every Redis connection reaches Redis (docs/scaling.md, "Redis"): one server (REDIS_URL),
+   * the primary that Sentinel names (REDIS_SENTINELS, REDIS_SENTINEL_NAME), or a Cluster
+   * (REDIS_CLUSTER_NODES). src/redis/redis-connection.ts opens connections from it.
+   */
+  readonly redis: RedisTarget;
   /**
    * DATABASE_URL / REDIS_URL were not set, so databaseUrl / redisUrl are the defaults; outside
    * production local servers replace them when nothing answers there (src/startup/local-services.ts).
@@ -279,6 +317,49 @@ const MAX_CONCURRENCY = 1000;
  * overriding the per-queue defaults of src/queue/queues.ts. An unknown queue, a queue named twice
  * or a count that is not a whole number from 1 to MAX_CONCURRENCY stops start-up.
  */
+function parseNodes(list: string): RedisNode[] {
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const i = s.lastIndexOf(':');
+      return { host: s.slice(0, i), port: Number(s.slice(i + 1)) };
+    });
+}
+
+/**
+ * REDIS_SENTINELS with REDIS_SENTINEL_NAME, or REDIS_CLUSTER_NODES, replace REDIS_URL's address
+ * (docs/scaling.md, "Redis"); REDIS_PASSWORD, REDIS_SENTINEL_PASSWORD and REDIS_WAIT_REPLICAS
+ * belong to them. A Cluster needs QUEUE_PREFIX in braces: every queue's keys in one slot.
+ */
+function parseRedisTarget(p: EnvSchema): RedisTarget | SettingError {
+  if (p.REDIS_SENTINELS && p.REDIS_CLUSTER_NODES) return new SettingError('REDIS_SENTINELS and REDIS_CLUSTER_NODES: set one of them (Sentinel or Cluster), not both');
+  if (p.REDIS_SENTINELS) {
+    if (!p.REDIS_SENTINEL_NAME) return new SettingError("REDIS_SENTINEL_NAME: is required with REDIS_SENTINELS (the primary's name in the sentinels' configuration)");
+    return {
+      mode: 'sentinel',
+      sentinels: parseNodes(p.REDIS_SENTINELS),
+      name: p.REDIS_SENTINEL_NAME,
+      password: p.REDIS_PASSWORD,
+      sentinelPassword: p.REDIS_SENTINEL_PASSWORD,
+      waitReplicas: p.REDIS_WAIT_REPLICAS ?? 1,
+    };
+  }
+  const sentinelOnly = (['REDIS_SENTINEL_NAME', 'REDIS_SENTINEL_PASSWORD'] as const).find((k) => p[k]);
+  if (sentinelOnly) return new SettingError(`${sentinelOnly}: is used only with REDIS_SENTINELS, which is not set`);
+  if (p.REDIS_CLUSTER_NODES) {
+    if (!/^\{.+\}$/.test(p.QUEUE_PREFIX ?? '')) {
+      return new SettingError('QUEUE_PREFIX: must be in braces with REDIS_CLUSTER_NODES (a hash tag, e.g. {tandem}), so that each queue keeps its keys in one Cluster slot');
+    }
+    if (p.REDIS_WAIT_REPLICAS) return new SettingError('REDIS_WAIT_REPLICAS: is used only with REDIS_SENTINELS');
+    return { mode: 'cluster', nodes: parseNodes(p.REDIS_CLUSTER_NODES), password: p.REDIS_PASSWORD };
+  }
+  const other = (['REDIS_PASSWORD', 'REDIS_WAIT_REPLICAS'] as const).find((k) => p[k] !== undefined);
+  if (other) return new SettingError(`${other}: is used only with REDIS_SENTINELS or REDIS_CLUSTER_NODES (REDIS_URL carries its own password)`);
+  return { mode: 'single' };
+}
+
 function parseQueueConcurrency(value: string | undefined): Record<QueueName, number> | SettingError {
   const out = Object.fromEntries(QUEUE_NAMES.map((q) => [q, QUEUES[q].concurrency])) as Record<QueueName, number>;
   const seen = new Set<string>();
@@ -350,7 +431,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const corsOrigins = parseCorsOrigins(parsed.CORS_ORIGINS, clientUrl);
   const trustProxy = parseTrustProxy(parsed.TRUST_PROXY);
   const queueConcurrency = parseQueueConcurrency(parsed.QUEUE_CONCURRENCY);
-  const settingErrors = [corsOrigins, trustProxy, queueConcurrency].filter((v): v is SettingError => v instanceof SettingError);
+  const redis = parseRedisTarget(parsed);
+  const settingErrors = [corsOrigins, trustProxy, queueConcurrency, redis].filter((v): v is SettingError => v instanceof SettingError);
   if (settingErrors.length) throw new ConfigError(`Invalid configuration:\n  ${settingErrors.map((e) => e.message).join('\n  ')}`);
   const config: AppConfig = {
     nodeEnv,
@@ -362,7 +444,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     notificationBatchWindowMs: parsed.NOTIFICATION_BATCH_WINDOW_MS ?? 60_000,
     eventsHeartbeatSeconds: parsed.EVENTS_HEARTBEAT_SECONDS ?? 15,
     redisUrl: parsed.REDIS_URL ?? `redis://${parsed.TANDEM_DEFAULT_REDIS ?? '127.0.0.1:6379'}`,
-    unsetUrls: { database: !parsed.DATABASE_URL, redis: !parsed.REDIS_URL },
+    redis: redis as RedisTarget,
+    // With Sentinel or a Cluster, REDIS_URL is not used: nothing local replaces it either.
+    unsetUrls: { database: !parsed.DATABASE_URL, redis: !parsed.REDIS_URL && !parsed.REDIS_SENTINELS && !parsed.REDIS_CLUSTER_NODES },
     dataDir: dataDir({ TANDEM_DATA_DIR: parsed.TANDEM_DATA_DIR }),
     jwtSecret: parsed.JWT_SECRET ?? processSecrets.jwt,
     jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN ?? 7 * 24 * 3600,

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
+import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { OutboxFilters } from './outbox-filters';
@@ -13,6 +14,10 @@ import { isQueueName, PACKED_JOB_MAX, QUEUE_NAMES, QUEUES } from './queues';
 
 const BATCH = 50;
 const QUEUE_TIMEOUT_MS = 5_000;
+/** How long the relay waits for replicas to hold a batch's jobs (REDIS_WAIT_REPLICAS) before it keeps the rows for the next try. */
+const REPLICA_WAIT_MS = 1_000;
+/** How old the count of connected replicas may be. */
+const REPLICA_COUNT_MS = 1_000;
 /** After a failed publication (Redis away), the next try comes this soon, or at the poll if sooner. */
 const RETRY_MS = 1_000;
 /**
@@ -61,6 +66,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private wokenMeanwhile = false;
   private stopped = false;
   private failing = false;
+  /** Replicas that must hold a batch's jobs before its rows go (Sentinel, REDIS_WAIT_REPLICAS); 0: the primary's word is enough. */
+  private readonly waitReplicas: number;
+  /** Replicas connected to the primary when last asked (INFO replication). */
+  private connectedReplicas = { count: 0, at: 0 };
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -72,6 +81,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly filters: OutboxFilters,
   ) {
     this.pollMs = config.outboxPollMs;
+    this.waitReplicas = config.redis.mode === 'sentinel' ? config.redis.waitReplicas : 0;
   }
 
   onApplicationBootstrap(): void {
@@ -203,7 +213,41 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private async publish(rows: ClaimedOutboxRow[]): Promise<void> {
     const byQueue = new Map<string, ClaimedOutboxRow[]>();
     for (const r of rows) byQueue.set(r.queue, [...(byQueue.get(r.queue) ?? []), r]);
-    await Promise.all([...byQueue].map(([name, batch]) => withTimeout(this.queues.get(name)!.addBulk(jobsOf(name, batch)), QUEUE_TIMEOUT_MS, `publishing to the ${name} queue`)));
+    await Promise.all([...byQueue].map(([name, batch]) => withTimeout(this.publishTo(this.queues.get(name)!, name, batch), QUEUE_TIMEOUT_MS, `publishing to the ${name} queue`)));
+  }
+
+  /**
+   * Adds the rows' jobs to one queue. With Sentinel, the jobs must also be on the primary's
+   * replicas (WAIT on the connection that added them, for REDIS_WAIT_REPLICAS of them or as many
+   * as are connected, if fewer) before the rows may go: the primary acknowledges a write before
+   * its replicas have it, and a replica promoted by a failover without these jobs would lose the
+   * events whose rows were deleted. A primary without connected replicas has none that could be
+   * promoted, so its word is enough then. Short of that, the batch fails and its rows are
+   * published again later (BullMQ keeps one job per id; the fan-out is idempotent besides).
+   * docs/scaling.md, "Redis".
+   */
+  private async publishTo(queue: Queue, name: string, rows: ClaimedOutboxRow[]): Promise<void> {
+    await queue.addBulk(jobsOf(name, rows));
+    if (!this.waitReplicas) return;
+    // BullMQ's client forwards the commands it does not wrap to the ioredis client under it.
+    const client = (await queue.client) as unknown as Pick<Redis, 'wait' | 'info'>;
+    const wanted = await this.replicasToWait(client, false);
+    if (!wanted) return;
+    const acknowledged = await client.wait(wanted, REPLICA_WAIT_MS);
+    if (acknowledged >= wanted) return;
+    // Fewer than expected: perhaps a replica left (the count is a second old at most). Ask again.
+    const now = await this.replicasToWait(client, true);
+    if (acknowledged >= now) return;
+    throw new Error(`${acknowledged} of ${now} Redis replicas hold the ${name} jobs after ${REPLICA_WAIT_MS} ms (REDIS_WAIT_REPLICAS); the rows stay for the next try`);
+  }
+
+  /** min(REDIS_WAIT_REPLICAS, the replicas connected to the primary), the latter asked at most once a second unless `fresh`. */
+  private async replicasToWait(client: Pick<Redis, 'info'>, fresh: boolean): Promise<number> {
+    if (fresh || Date.now() - this.connectedReplicas.at > REPLICA_COUNT_MS) {
+      const count = Number(/^connected_slaves:(\d+)/m.exec(await client.info('replication'))?.[1] ?? 0);
+      this.connectedReplicas = { count, at: Date.now() };
+    }
+    return Math.min(this.waitReplicas, this.connectedReplicas.count);
   }
 }
 

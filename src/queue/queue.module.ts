@@ -1,7 +1,9 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import type { ConnectionOptions } from 'bullmq';
+import type { Cluster } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { redisOptionsFromUrl } from '../redis/redis-options';
+import { clusterClient, redisOptions } from '../redis/redis-connection';
 import './guarded-bullmq';
 import { OutboxFilters } from './outbox-filters';
 import { OutboxSignal } from './outbox-signal';
@@ -13,6 +15,32 @@ import { WorkerSettings } from './worker-settings';
 export const registerQueues = (...names: QueueName[]) => BullModule.registerQueue(...names.map((name) => ({ name, defaultJobOptions: QUEUES[name].jobOptions })));
 
 /**
+ * The queues' connection setting: ioredis options for one server or a Sentinel-named primary
+ * (every queue and worker opens its own connections from them); with a Cluster, one Cluster client
+ * that the queues share (BullMQ takes a Cluster only as a client; each worker duplicates it for
+ * its blocking reads), closed here at shutdown since BullMQ leaves a shared client open.
+ */
+@Injectable()
+export class QueueConnection implements OnApplicationShutdown {
+  private cluster: Cluster | null = null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  options(): ConnectionOptions {
+    if (this.config.redis.mode !== 'cluster') return redisOptions(this.config, { maxRetriesPerRequest: null });
+    return (this.cluster ??= clusterClient(this.config, { maxRetriesPerRequest: null }));
+  }
+
+  onApplicationShutdown(): void {
+    this.cluster?.disconnect();
+  }
+}
+
+@Global()
+@Module({ providers: [QueueConnection], exports: [QueueConnection] })
+export class QueueConnectionModule {}
+
+/**
  * BullMQ root: one Redis connection setting and key prefix for every queue (QUEUE_PREFIX), the
  * configured worker settings (WorkerSettings) that processors apply, and the outbox filters
  * (OutboxFilters) that consumers register for the relay.
@@ -21,9 +49,10 @@ export const registerQueues = (...names: QueueName[]) => BullModule.registerQueu
 @Module({
   imports: [
     BullModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        connection: redisOptionsFromUrl(config.redisUrl, { maxRetriesPerRequest: null }),
+      imports: [QueueConnectionModule],
+      inject: [APP_CONFIG, QueueConnection],
+      useFactory: (config: AppConfig, connection: QueueConnection) => ({
+        connection: connection.options(),
         prefix: `${config.queuePrefix}:bull`,
       }),
     }),

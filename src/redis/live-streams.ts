@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { redisOptionsFromUrl } from './redis-options';
+import { redisClient, RedisClient } from './redis-connection';
 
 /** One entry of a workspace's live stream, as the event stream sends it (docs/live-events.md). */
 export interface LiveEntry {
@@ -40,8 +39,8 @@ export function isAfter(a: string, b: string): boolean {
  */
 @Injectable()
 export class LiveStreams implements OnApplicationShutdown {
-  private writerConnection: Redis | null = null;
-  private readonly readers = new Set<Redis>();
+  private writerConnection: RedisClient | null = null;
+  private readonly readers = new Set<RedisClient>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -49,9 +48,9 @@ export class LiveStreams implements OnApplicationShutdown {
     return `${this.config.queuePrefix}:live:${workspaceId}`;
   }
 
-  private get writer(): Redis {
+  private get writer(): RedisClient {
     if (!this.writerConnection) {
-      this.writerConnection = new Redis(redisOptionsFromUrl(this.config.redisUrl, { maxRetriesPerRequest: 2, connectionName: `${this.config.queuePrefix}:live` }));
+      this.writerConnection = redisClient(this.config, { maxRetriesPerRequest: 2, connectionName: `${this.config.queuePrefix}:live` });
       this.writerConnection.on('error', () => undefined); // the caller's command fails and is retried by its job
     }
     return this.writerConnection;
@@ -90,7 +89,7 @@ export class LiveStreams implements OnApplicationShutdown {
 
   /** A connection of its own for blocking reads (XREAD BLOCK holds it); closed at shutdown. */
   newReader(): LiveReader {
-    const redis = new Redis(redisOptionsFromUrl(this.config.redisUrl, { maxRetriesPerRequest: null, connectionName: `${this.config.queuePrefix}:live-reader` }));
+    const redis = redisClient(this.config, { maxRetriesPerRequest: null, connectionName: `${this.config.queuePrefix}:live-reader` });
     redis.on('error', () => undefined); // a failed read is retried by the reader's loop
     this.readers.add(redis);
     return {

@@ -1,17 +1,16 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { redisOptionsFromUrl } from './redis-options';
+import { redisClient, RedisClient } from './redis-connection';
 
 /** The app's own Redis connection (rate limits, caches); queues have their own connections. */
 @Injectable()
 export class RedisService implements OnApplicationShutdown {
-  readonly client: Redis;
+  readonly client: RedisClient;
   private readonly prefix: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.prefix = `${config.queuePrefix}:`;
-    this.client = new Redis(redisOptionsFromUrl(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, disconnectTimeout: 300 }));
+    this.client = redisClient(config, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, disconnectTimeout: 300 });
     this.client.on('error', () => undefined); // reported by health checks; ioredis reconnects by itself
   }
 

@@ -1,7 +1,7 @@
-import Redis from 'ioredis';
+import type { Cluster } from 'ioredis';
 import { Client } from 'pg';
 import type { AppConfig } from '../config/app-config';
-import { redisOptionsFromUrl } from '../redis/redis-options';
+import { describeRedis, redisClient } from '../redis/redis-connection';
 import { addressOf, maskPassword } from './net';
 import { StartupError } from './startup-error';
 
@@ -46,9 +46,16 @@ async function databaseProblem(config: AppConfig): Promise<string | null> {
 }
 
 async function redisProblem(config: AppConfig): Promise<string | null> {
-  const redis = new Redis(
-    redisOptionsFromUrl(config.redisUrl, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: TIMEOUT_MS }),
-  );
+  // Fail fast: one attempt, no reconnection (through the sentinels or the Cluster's nodes alike).
+  const redis = redisClient(config, {
+    lazyConnect: true,
+    retryStrategy: () => null,
+    sentinelRetryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: TIMEOUT_MS,
+  });
+  if (config.redis.mode === 'cluster') (redis as unknown as Cluster).options.clusterRetryStrategy = () => null;
   // connect() rejects with "Connection is closed." once ioredis gives up; the cause came as 'error'.
   let cause: Error | undefined;
   redis.on('error', (err) => (cause ??= err));
@@ -58,6 +65,10 @@ async function redisProblem(config: AppConfig): Promise<string | null> {
     return null;
   } catch (thrown: any) {
     const err = cause ?? thrown;
+    if (config.redis.mode !== 'single') {
+      const variables = config.redis.mode === 'sentinel' ? 'REDIS_SENTINELS, REDIS_SENTINEL_NAME' : 'REDIS_CLUSTER_NODES';
+      return `Cannot use Redis (${describeRedis(config)}): ${String(err?.message ?? err).replace(/\.+$/, '')}. Check ${variables} and REDIS_PASSWORD${config.redis.mode === 'sentinel' ? ', REDIS_SENTINEL_PASSWORD' : ''} (docs/scaling.md, "Redis").`;
+    }
     const at = addressOf(config.redisUrl);
     const ways = [
       `start Redis at ${at.text}, or set REDIS_URL=redis://host:port to a Redis that runs`,

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config/app-config';
 import { databaseName } from '../database/migrate';
+import { describeRedis } from '../redis/redis-connection';
 import { LocalServer, startEmbeddedPostgres } from './embedded-postgres';
 import { startLocalRedis } from './local-redis';
 import { addressOf, answers, maskPassword } from './net';
@@ -70,7 +71,9 @@ export async function startLocalServices(config: AppConfig, opts: { redis?: bool
       );
     }
     if (opts.redis !== false) {
-      if (!config.unsetUrls.redis) notices.push(`Redis: ${maskPassword(config.redisUrl)} (set by REDIS_URL)`);
+      if (config.redis.mode !== 'single')
+        notices.push(`Redis: ${describeRedis(config)} (set by ${config.redis.mode === 'sentinel' ? 'REDIS_SENTINELS' : 'REDIS_CLUSTER_NODES'}; REDIS_URL is not used)`);
+      else if (!config.unsetUrls.redis) notices.push(`Redis: ${maskPassword(config.redisUrl)} (set by REDIS_URL)`);
       else if (redisUrl === config.redisUrl) notices.push(`Redis: ${maskPassword(redisUrl)} (found at the default address; REDIS_URL is not set)`);
     }
   } catch (err) {

@@ -3,7 +3,6 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { ForbiddenException, HttpException, Inject, Injectable, Logger, OnApplicationShutdown, UnauthorizedException } from '@nestjs/common';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import Redis from 'ioredis';
 import * as jwt from 'jsonwebtoken';
 import { createHmac } from 'node:crypto';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
@@ -13,7 +12,7 @@ import { readCookie, SAFE_METHODS } from '../../common/http/cookies';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { GuardedQueue } from '../../queue/guarded-bullmq';
 import { QUEUE_NAMES, QUEUES } from '../../queue/queues';
-import { redisOptionsFromUrl } from '../../redis/redis-options';
+import { redisClient, RedisClient } from '../../redis/redis-connection';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { AuthService, JWT_ALGORITHM } from '../auth/auth.service';
 
@@ -82,7 +81,7 @@ export class QueueDashboard implements OnApplicationShutdown {
   /** HMAC key of the cookie tokens: derived from JWT_SECRET, distinct from the session tokens' key. */
   private readonly cookieKey: Buffer;
   private board: Express | null = null;
-  private connection: Redis | null = null;
+  private connection: RedisClient | null = null;
   private queues: GuardedQueue[] = [];
 
   constructor(
@@ -188,7 +187,7 @@ export class QueueDashboard implements OnApplicationShutdown {
   /** Bull Board over every queue of src/queue/queues.ts, made on first use. */
   private boardApp(): Express {
     if (this.board) return this.board;
-    this.connection = new Redis(redisOptionsFromUrl(this.config.redisUrl, { maxRetriesPerRequest: null, connectionName: this.connectionName }));
+    this.connection = redisClient(this.config, { maxRetriesPerRequest: null, connectionName: this.connectionName });
     this.connection.on('error', (err) => this.logger.debug(`queue dashboard connection: ${err.message}`));
     this.queues = QUEUE_NAMES.map((name) => {
       const queue = new GuardedQueue(name, { connection: this.connection!, prefix: `${this.config.queuePrefix}:bull`, defaultJobOptions: QUEUES[name].jobOptions });

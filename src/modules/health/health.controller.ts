@@ -1,7 +1,8 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { once } from 'node:events';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/decorators/public.decorator';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RedisService } from '../../redis/redis.service';
 import { ApiAnswer } from '../../common/http/api-errors';
 import { HealthRepository } from './health.repository';
@@ -22,6 +23,7 @@ export class HealthController {
   constructor(
     private readonly database: HealthRepository,
     private readonly redis: RedisService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Public()
@@ -38,7 +40,16 @@ export class HealthController {
     ]);
     const down = [db === 'down' && 'database', redis === 'down' && 'redis'].filter(Boolean);
     if (down.length) throw new ServiceUnavailableException(`Unavailable: ${down.join(', ')}`);
-    return { status: 'ok', checks: { database: db, redis } };
+    return { status: 'ok', checks: { database: db, redis }, redis: this.redisSeen() };
+  }
+
+  /** How Redis is reached; with Sentinel, the primary's name and the address this process is connected to (after a failover: the promoted replica's). */
+  private redisSeen(): HealthSchema['redis'] {
+    const target = this.config.redis;
+    if (target.mode !== 'sentinel') return { mode: target.mode };
+    const stream = (this.redis.client as unknown as { stream?: { remoteAddress?: string; remotePort?: number } }).stream;
+    const primary = stream?.remoteAddress && stream.remotePort ? `${stream.remoteAddress}:${stream.remotePort}` : undefined;
+    return { mode: 'sentinel', name: target.name, primary };
   }
 
   private async redisUp(): Promise<boolean> {

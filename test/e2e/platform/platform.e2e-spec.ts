@@ -41,7 +41,7 @@ describe('health, docs and the public surface', () => {
   it('GET /health is public and checks Postgres and Redis', async () => {
     const res = await t.api.get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
+    expect(res.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' }, redis: { mode: 'single' } });
   });
 
   it('serves the OpenAPI document and the interactive page', async () => {
