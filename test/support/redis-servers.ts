@@ -1,0 +1,70 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { freePort } from '../../src/startup/net';
+import { until } from './until';
+
+/**
+ * Real redis-server processes on loopback for the failover tests (docs/scaling.md, "Redis"):
+ * a primary, its replica and three sentinels, or the nodes of a Cluster. Each one runs from a
+ * config file in one temporary folder, on a free port, without persistence; stop() ends them
+ * all and removes the folder.
+ */
+export class RedisServers {
+  readonly dir = mkdtempSync(join(tmpdir(), 'tandem-redis-failover-'));
+  private readonly running = new Map<number, ChildProcess>();
+
+  /** Starts `redis-server` with `lines` as its config (plus the port, loopback, the folder); answers the port once it accepts connections. */
+  async start(lines: string[], opts: { sentinel?: boolean; password?: string } = {}): Promise<number> {
+    const port = await freePort();
+    const conf = join(this.dir, `${port}.conf`);
+    writeFileSync(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${this.dir}`, 'save ""', 'appendonly no', `logfile ${join(this.dir, `${port}.log`)}`, ...lines, ''].join('\n'));
+    const child = spawn('redis-server', opts.sentinel ? [conf, '--sentinel'] : [conf], { stdio: 'ignore' });
+    this.running.set(port, child);
+    await until(`redis-server on port ${port} to answer`, () => this.ping(port, opts.password), 15_000);
+    return port;
+  }
+
+  /** Kills the server on `port` at once (SIGKILL: no goodbye to its clients or replicas) and waits for it to be gone. */
+  async kill(port: number): Promise<void> {
+    const child = this.running.get(port);
+    if (!child) return;
+    this.running.delete(port);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** One command to the server on `port`, on a connection of its own. */
+  async command(port: number, password: string | undefined, ...args: (string | number)[]): Promise<unknown> {
+    const redis = new Redis({ host: '127.0.0.1', port, password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    redis.on('error', () => undefined);
+    try {
+      await redis.connect();
+      return await redis.call(String(args[0]), ...args.slice(1).map(String));
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((port) => this.kill(port)));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private ping(port: number, password?: string): Promise<boolean> {
+    return this.command(port, password, 'PING').then(
+      (answer) => answer === 'PONG',
+      () => false,
+    );
+  }
+}
+
+/** `redis-cli` with `args`: its output. */
+export async function redisCli(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)('redis-cli', args, { timeout: 30_000 });
+  return stdout;
+}
