@@ -74,7 +74,8 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
   const db = `${DB_PREFIX}${id}`;
   await withAdmin((c) => c.query(`CREATE DATABASE "${db}" TEMPLATE "${TEMPLATE_DB}"`));
   const databaseUrl = urlFor(db);
-  const queuePrefix = `t_${id}`;
+  // A Redis Cluster wants the prefix as a hash tag, so that every queue's keys share a slot (docs/scaling.md, "Cluster").
+  const queuePrefix = env.REDIS_CLUSTER_NODES ? `{t_${id}}` : `t_${id}`;
   const config = testConfig(env, databaseUrl, queuePrefix);
   const app = await bootApp(config, databaseUrl, queuePrefix);
   return {
