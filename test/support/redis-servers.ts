@@ -33,8 +33,9 @@ export class RedisServers {
     const child = this.running.get(port);
     if (!child) return;
     this.running.delete(port);
+    if (child.exitCode !== null || child.signalCode !== null) return; // gone already
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    child.kill('SIGKILL');
     await exited;
   }
 

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { startTestApp, TestApp } from '../../support/app';
-import { sql } from '../../support/fixtures';
+import { failoverUnderLoad } from '../../support/failover';
 import { HttpReceiver } from '../../support/http-receiver';
 import { RedisServers } from '../../support/redis-servers';
-import { SseClient } from '../../support/sse';
 import { until } from '../../support/until';
-import { createProject, ownerWithWorkspace } from '../../support/work-items';
-import { addIntegration } from '../integrations/delivery-support';
 
 /**
  * A Redis failover under load (docs/scaling.md, "Redis"): a primary, its replica and three
@@ -22,10 +19,6 @@ jest.setTimeout(180_000);
 const NAME = 'tandem';
 const PASSWORD = randomBytes(12).toString('hex');
 const SENTINEL_PASSWORD = randomBytes(12).toString('hex');
-/** Deliveries answered before the kill; the ones after are held, in flight, until the primary is dead. */
-const ANSWERED = 30;
-/** Changes answered after the service is back on the promoted replica, before the stream of changes stops. */
-const AFTER = 40;
 
 const servers = new RedisServers();
 const receiver = new HttpReceiver();
@@ -33,7 +26,6 @@ let primary: number;
 let replica: number;
 const sentinels: number[] = [];
 let t: TestApp;
-let stream: SseClient | null = null;
 
 const info = async (port: number) => String(await servers.command(port, PASSWORD, 'INFO', 'replication'));
 const sentinel = (port: number, ...args: string[]) => servers.command(port, SENTINEL_PASSWORD, 'SENTINEL', ...args);
@@ -89,7 +81,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await stream?.close();
   await t?.close();
   await servers.stop();
   await receiver.stop();
@@ -100,114 +91,20 @@ describe('Redis Sentinel failover', () => {
     const health = await t.api.get('/health');
     expect(health.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' }, redis: { mode: 'sentinel', name: NAME, primary: `127.0.0.1:${primary}` } });
 
-    const { owner, workspaceId } = await ownerWithWorkspace(t);
-    const project = await createProject(t, owner.token, workspaceId);
-    const path = `/failover/${randomBytes(4).toString('hex')}`;
-    await addIntegration(t, owner.token, project.id, { type: 'generic-webhook', webhookUrl: `${receiver.url}${path}`, secret: 'failover-secret' });
-    stream = await SseClient.open(`${t.url}/events?workspaceId=${workspaceId}`, { authorization: `Bearer ${owner.token}` });
-    expect(stream.status).toBe(200);
+    const figures = await failoverUnderLoad(t, receiver, {
+      kill: () => servers.kill(primary),
+      promoted: async () => (await primaryNamed()) === replica,
+      back: (h) => h.status === 200 && h.body.redis?.primary === `127.0.0.1:${replica}`,
+    });
+    expect(figures.changesMeanwhile).toBeGreaterThan(0);
 
-    // Held deliveries: recorded by the receiver at once, answered once the primary is dead.
-    let releaseHeld!: () => void;
-    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
-    let seen = 0;
-    receiver.answer((req) => (req.url.startsWith(path) && ++seen > ANSWERED ? { status: 200, hold: held } : { status: 200 }));
+    // The rate limits count on the promoted replica (the service's counters are there).
+    const keys = (await servers.command(replica, PASSWORD, 'KEYS', `${t.queuePrefix}:rl:*`)) as string[];
+    expect(keys.length).toBeGreaterThan(0);
 
-    // The steady stream of changes: two clients creating tasks one after the other until told to stop.
-    const answers: { status: number; at: number }[] = [];
-    let stop = false;
-    let n = 0;
-    const changes = Promise.all(
-      [0, 1].map(async () => {
-        while (!stop) {
-          const res = await t.api.post(`/task/${project.id}`, { title: `Failover ${n++}` }, owner.token);
-          answers.push({ status: res.status, at: Date.now() });
-        }
-      }),
+    process.stderr.write(
+      `\n[failover] Sentinel: ${figures.changes} changes (${figures.changesMeanwhile} during the failover); ` +
+        `primary killed -> replica promoted ${figures.promotedAfter.toFixed(1)} s, -> service on it ${figures.backAfter.toFixed(1)} s\n`,
     );
-    // What the health check says while it happens (status, and the primary it names).
-    const seenByHealth: { status: number; primary?: string; at: number }[] = [];
-    let watching = true;
-    const watch = (async () => {
-      while (watching) {
-        const res = await t.api.get('/health');
-        seenByHealth.push({ status: res.status, primary: res.body?.redis?.primary, at: Date.now() });
-      }
-    })();
-
-    try {
-      await receiver.waitFor(path, ANSWERED + 1, 60_000);
-      const killedAt = Date.now();
-      await servers.kill(primary);
-      releaseHeld();
-      const promoted = await until('the sentinels to promote the replica', async () => ((await primaryNamed()) === replica ? Date.now() : null), 60_000);
-      const back = await until(
-        'the service to report the promoted replica as its primary',
-        () => seenByHealth.find((h) => h.at > killedAt && h.status === 200 && h.primary === `127.0.0.1:${replica}`),
-        60_000,
-      );
-      await until(`${AFTER} changes answered after the service is back`, () => answers.filter((a) => a.at > back.at).length >= AFTER, 60_000);
-      stop = true;
-      await changes;
-      watching = false;
-      await watch;
-
-      // Every change answered, none with an error: Redis is not on the write path (the outbox is in Postgres).
-      expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-      expect(answers.filter((a) => a.at > killedAt && a.at < back.at).length).toBeGreaterThan(0);
-
-      // Every committed event reaches the webhook once, and nothing else does.
-      const committed = await sql<{ id: string; task_id: string }>(
-        t.databaseUrl,
-        `SELECT a.id, a.task_id FROM activity a JOIN task k ON k.id = a.task_id WHERE k.project_id = $1 AND a.type = 'created'`,
-        [project.id],
-      );
-      expect(committed).toHaveLength(answers.length);
-      const taskIds = new Set(committed.map((c) => c.task_id));
-      await until(`${committed.length} deliveries`, () => new Set(receiver.to(path).map((r) => r.json.task.id)).size >= committed.length, 60_000).catch(async (err) => {
-        // Say where the missing events are: still in the outbox (and why), or past it without a delivery.
-        const [outbox] = await sql(t.databaseUrl, `SELECT count(*)::int AS rows, max(last_error) AS error FROM outbox`);
-        throw new Error(`${(err as Error).message}; outbox: ${JSON.stringify(outbox)}`);
-      });
-      const received = receiver.to(path);
-      const byWebhookId = new Map<string, number>();
-      for (const r of received) byWebhookId.set(String(r.headers['webhook-id']), (byWebhookId.get(String(r.headers['webhook-id'])) ?? 0) + 1);
-      expect([...byWebhookId.values()].filter((count) => count !== 1)).toEqual([]);
-      expect(received).toHaveLength(committed.length);
-      expect(new Set(received.map((r) => r.json.task.id))).toEqual(taskIds);
-
-      // The delivery records: one per event, delivered, after one attempt that the receiver answered 200.
-      const records = await sql<{ event_id: string; status: string; attempts: { statusCode: number | null }[] }>(
-        t.databaseUrl,
-        `SELECT event_id, status, attempts FROM delivery WHERE project_id = $1 AND target_type = 'generic-webhook'`,
-        [project.id],
-      );
-      expect(records).toHaveLength(committed.length);
-      expect(new Set(records.map((r) => r.event_id))).toEqual(new Set(committed.map((c) => c.id)));
-      expect(records.filter((r) => r.status !== 'delivered' || r.attempts.length !== 1 || r.attempts[0].statusCode !== 200)).toEqual([]);
-
-      // The event stream: every committed event once, across the failover.
-      await until('every event on the stream', () => new Set(stream!.of('task.created').map((e) => e.id)).size >= committed.length, 60_000);
-      const streamed = stream.of('task.created').map((e) => e.id);
-      expect(streamed).toHaveLength(committed.length);
-      expect(new Set(streamed)).toEqual(new Set(committed.map((c) => c.id)));
-
-      // The rate limits count on the promoted replica (the service's keys are there, the counter of this minute is written).
-      const keys = (await servers.command(replica, PASSWORD, 'KEYS', `${t.queuePrefix}:rl:*`)) as string[];
-      expect(keys.length).toBeGreaterThan(0);
-
-      const firstDown = seenByHealth.find((h) => h.at > killedAt && h.status !== 200);
-      process.stderr.write(
-        `\n[failover] ${answers.length} changes (${answers.filter((a) => a.at > killedAt && a.at < back.at).length} during the failover), ${committed.length} events; ` +
-          `primary killed -> replica promoted ${((promoted - killedAt) / 1000).toFixed(1)} s, -> service on it ${((back.at - killedAt) / 1000).toFixed(1)} s; ` +
-          `health 503 first after ${firstDown ? ((firstDown.at - killedAt) / 1000).toFixed(1) : '-'} s\n`,
-      );
-    } finally {
-      stop = true;
-      watching = false;
-      releaseHeld();
-      await changes;
-      await watch;
-    }
   });
 });
