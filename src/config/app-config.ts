@@ -124,7 +124,13 @@ export type RedisTarget =
       /** Replicas that must hold the jobs of an outbox batch before the relay deletes its rows. */
       readonly waitReplicas: number;
     }
-  | { readonly mode: 'cluster'; readonly nodes: readonly RedisNode[]; readonly password?: string };
+  | {
+      readonly mode: 'cluster';
+      readonly nodes: readonly RedisNode[];
+      readonly password?: string;
+      /** Replicas of the slot's primary that must hold the jobs of an outbox batch before the relay deletes its rows. */
+      readonly waitReplicas: number;
+    };
 
 export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
@@ -352,8 +358,7 @@ function parseRedisTarget(p: EnvSchema): RedisTarget | SettingError {
     if (!/^\{.+\}$/.test(p.QUEUE_PREFIX ?? '')) {
       return new SettingError('QUEUE_PREFIX: must be in braces with REDIS_CLUSTER_NODES (a hash tag, e.g. {tandem}), so that each queue keeps its keys in one Cluster slot');
     }
-    if (p.REDIS_WAIT_REPLICAS) return new SettingError('REDIS_WAIT_REPLICAS: is used only with REDIS_SENTINELS');
-    return { mode: 'cluster', nodes: parseNodes(p.REDIS_CLUSTER_NODES), password: p.REDIS_PASSWORD };
+    return { mode: 'cluster', nodes: parseNodes(p.REDIS_CLUSTER_NODES), password: p.REDIS_PASSWORD, waitReplicas: p.REDIS_WAIT_REPLICAS ?? 1 };
   }
   const other = (['REDIS_PASSWORD', 'REDIS_WAIT_REPLICAS'] as const).find((k) => p[k] !== undefined);
   if (other) return new SettingError(`${other}: is used only with REDIS_SENTINELS or REDIS_CLUSTER_NODES (REDIS_URL carries its own password)`);

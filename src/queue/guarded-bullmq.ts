@@ -31,7 +31,9 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EN
 export function isConnectionError(err: Error & { code?: string }): boolean {
   return (
     (!!err.code && CONNECTION_CODES.has(err.code)) ||
-    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|Connection is closed|Stream isn't writeable|max retries per request|All sentinels are unreachable/i.test(err.message)
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|Connection is closed|Stream isn't writeable|max retries per request|All sentinels are unreachable|None of startup nodes is available|Too many Cluster redirections|CLUSTERDOWN/i.test(
+      err.message,
+    )
   );
 }
 

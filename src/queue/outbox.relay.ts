@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
-import type Redis from 'ioredis';
+import type { Cluster, default as Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { OutboxFilters } from './outbox-filters';
@@ -68,6 +68,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private failing = false;
   /** Replicas that must hold a batch's jobs before its rows go (Sentinel, REDIS_WAIT_REPLICAS); 0: the primary's word is enough. */
   private readonly waitReplicas: number;
+  private readonly queuePrefix: string;
+  /** Cluster: the slot of the queues' keys (QUEUE_PREFIX's hash tag), once asked. */
+  private slot: number | null = null;
   /** Replicas connected to the primary when last asked (INFO replication). */
   private connectedReplicas = { count: 0, at: 0 };
 
@@ -81,7 +84,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly filters: OutboxFilters,
   ) {
     this.pollMs = config.outboxPollMs;
-    this.waitReplicas = config.redis.mode === 'sentinel' ? config.redis.waitReplicas : 0;
+    this.waitReplicas = config.redis.mode === 'single' ? 0 : config.redis.waitReplicas;
+    this.queuePrefix = config.queuePrefix;
   }
 
   onApplicationBootstrap(): void {
@@ -217,7 +221,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Adds the rows' jobs to one queue. With Sentinel, the jobs must also be on the primary's
+   * Adds the rows' jobs to one queue. With Sentinel or a Cluster, the jobs must also be on the primary's
    * replicas (WAIT on the connection that added them, for REDIS_WAIT_REPLICAS of them or as many
    * as are connected, if fewer) before the rows may go: the primary acknowledges a write before
    * its replicas have it, and a replica promoted by a failover without these jobs would lose the
@@ -229,8 +233,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private async publishTo(queue: Queue, name: string, rows: ClaimedOutboxRow[]): Promise<void> {
     await queue.addBulk(jobsOf(name, rows));
     if (!this.waitReplicas) return;
-    // BullMQ's client forwards the commands it does not wrap to the ioredis client under it.
-    const client = (await queue.client) as unknown as Pick<Redis, 'wait' | 'info'>;
+    const client = await this.primaryOf(queue);
     const wanted = await this.replicasToWait(client, false);
     if (!wanted) return;
     const acknowledged = await client.wait(wanted, REPLICA_WAIT_MS);
@@ -239,6 +242,23 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     const now = await this.replicasToWait(client, true);
     if (acknowledged >= now) return;
     throw new Error(`${acknowledged} of ${now} Redis replicas hold the ${name} jobs after ${REPLICA_WAIT_MS} ms (REDIS_WAIT_REPLICAS); the rows stay for the next try`);
+  }
+
+  /**
+   * The connection that wrote the queue's jobs: the queue's own (Sentinel), or, on a Cluster, the
+   * Cluster client's connection to the primary that serves the queues' slot (WAIT counts the
+   * writes of the connection it is sent on).
+   */
+  private async primaryOf(queue: Queue): Promise<Pick<Redis, 'wait' | 'info'>> {
+    // BullMQ's client forwards the commands it does not wrap to the ioredis client under it.
+    const client = (await queue.client) as unknown as Pick<Redis, 'wait' | 'info'> & { isCluster?: boolean };
+    if (!client.isCluster) return client;
+    const cluster = client as unknown as Cluster;
+    this.slot ??= Number(await cluster.cluster('KEYSLOT', `${this.queuePrefix}:bull`));
+    const serving = cluster.slots[this.slot]?.[0];
+    const node = cluster.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === serving);
+    if (!node) throw new Error(`no Redis Cluster node is known to serve the queues' slot ${this.slot}`);
+    return node;
   }
 
   /** min(REDIS_WAIT_REPLICAS, the replicas connected to the primary), the latter asked at most once a second unless `fresh`. */

@@ -62,6 +62,7 @@ describe('Redis settings (docs/scaling.md, "Redis")', () => {
         { host: 'c2', port: 7001 },
       ],
       password: 'pw',
+      waitReplicas: 1,
     });
     expect(c.queuePrefix).toBe('{tandem}');
     expect(describeRedis(c)).toBe('Cluster through c1:7000,c2:7001 (password ***)');

@@ -12,7 +12,10 @@ export class HealthRedisSchema {
   mode: 'single' | 'sentinel' | 'cluster';
   @ApiProperty({ required: false, description: "Sentinel: the primary's name in the sentinels' configuration" })
   name?: string;
-  @ApiProperty({ required: false, description: 'Sentinel: the address (host:port) of the primary this process is connected to' })
+  @ApiProperty({
+    required: false,
+    description: "Sentinel: the address (host:port) of the primary this process is connected to. Cluster: the node that serves the slot of the service's keys",
+  })
   primary?: string;
 }
 
