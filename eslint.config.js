@@ -259,7 +259,7 @@ const NODE_GLOBALS = Object.fromEntries(
 );
 
 module.exports = [
-  { ignores: ['dist/', 'coverage/', '.tandem/', '.tmp/', 'bench/results/'] },
+  { ignores: ['dist/', 'coverage/', '.tandem/', '.tmp/', 'bench/results/', 'reports/', '.stryker-tmp/'] },
 
   // Plain JavaScript (tooling, benchmarks, Jest helpers): the recommended checks, no type information.
   {
