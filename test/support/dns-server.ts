@@ -1,14 +1,16 @@
 import { createSocket, Socket } from 'node:dgram';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, isIP } from 'node:net';
 
 /**
  * A small authoritative DNS server on loopback (UDP) for tests of the destination guard: it
- * answers A queries from `records` (which a test may change between two lookups, as a DNS
- * rebinding attacker would), AAAA queries with no answer, and unknown names with NXDOMAIN.
+ * answers from `records` (which a test may change between two lookups, as a DNS rebinding
+ * attacker would) a name's IPv4 addresses to A queries and its IPv6 addresses to AAAA queries
+ * (none: an empty answer), and unknown names with NXDOMAIN. A record is one address or several,
+ * so a name can resolve to a public and a private address at once.
  * The app uses it through OUTBOUND_DNS_SERVERS.
  */
 export class TestDnsServer {
-  readonly records = new Map<string, string>();
+  readonly records = new Map<string, string | readonly string[]>();
   private socket: Socket | null = null;
 
   get server(): string {
@@ -45,23 +47,43 @@ export class TestDnsServer {
     if (questionEnd > msg.length) return null;
     const type = msg.readUInt16BE(i + 1);
     const name = labels.join('.').toLowerCase();
-    const ip = this.records.get(name);
+    const record = this.records.get(name);
+    const addresses = record === undefined ? [] : typeof record === 'string' ? [record] : record;
     const answers: Buffer[] = [];
-    if (ip && type === 1) {
-      const rr = Buffer.alloc(16);
-      rr.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
-      rr.writeUInt16BE(1, 2); // A
-      rr.writeUInt16BE(1, 4); // IN
-      rr.writeUInt32BE(0, 6); // TTL 0: never cached
-      rr.writeUInt16BE(4, 10);
-      ip.split('.').forEach((octet, k) => rr.writeUInt8(Number(octet), 12 + k));
-      answers.push(rr);
+    for (const address of addresses) {
+      const family = isIP(address);
+      // A (1) answers IPv4 addresses, AAAA (28) IPv6 ones.
+      if ((type === 1 && family === 4) || (type === 28 && family === 6)) answers.push(resourceRecord(type, family === 4 ? ipv4Bytes(address) : ipv6Bytes(address)));
     }
     const header = Buffer.alloc(12);
     header.writeUInt16BE(msg.readUInt16BE(0), 0); // same id
-    header.writeUInt16BE(0x8580 | (ip ? 0 : 3), 2); // response, authoritative, RD, RA; NXDOMAIN when unknown
+    header.writeUInt16BE(0x8580 | (record === undefined ? 3 : 0), 2); // response, authoritative, RD, RA; NXDOMAIN when unknown
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(answers.length, 6);
     return Buffer.concat([header, msg.subarray(12, questionEnd), ...answers]);
   }
+}
+
+/** An answer record of `type` for the question's name, with `data` (the address's bytes). */
+function resourceRecord(type: number, data: Buffer): Buffer {
+  const rr = Buffer.alloc(12 + data.length);
+  rr.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
+  rr.writeUInt16BE(type, 2);
+  rr.writeUInt16BE(1, 4); // IN
+  rr.writeUInt32BE(0, 6); // TTL 0: never cached
+  rr.writeUInt16BE(data.length, 10);
+  data.copy(rr, 12);
+  return rr;
+}
+
+const ipv4Bytes = (address: string): Buffer => Buffer.from(address.split('.').map(Number));
+
+/** The 16 bytes of an IPv6 address (`::` expanded; no dotted IPv4 tail). */
+function ipv6Bytes(address: string): Buffer {
+  const [head, tail] = address.includes('::') ? address.split('::') : [address, undefined];
+  const groups = (s: string | undefined) => (s ? s.split(':') : []);
+  const parts = tail === undefined ? groups(head) : [...groups(head), ...Array(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)];
+  const out = Buffer.alloc(16);
+  parts.forEach((g, k) => out.writeUInt16BE(parseInt(g, 16), 2 * k));
+  return out;
 }

@@ -140,6 +140,33 @@ describe('DestinationGuard', () => {
     await expect(guard.check('https://nowhere.test/')).rejects.toBeInstanceOf(DestinationRefusedError);
   });
 
+  it('a name that resolves to a public and a private address is refused, whichever comes first and whatever the family', async () => {
+    const guard = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
+    dns.records.set('both.test', ['93.184.216.34', '10.0.0.5']);
+    dns.records.set('both-reversed.test', ['10.0.0.5', '93.184.216.34']);
+    // A public IPv4 address and an IPv6 loopback (AAAA) one.
+    dns.records.set('both-families.test', ['93.184.216.34', '::1']);
+    dns.records.set('public-twice.test', ['93.184.216.34', '2001:4860:4860::8888']);
+    expect(await guard.resolve('both-families.test')).toEqual([
+      { address: '93.184.216.34', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
+    for (const host of ['both.test', 'both-reversed.test', 'both-families.test']) {
+      await expect(guard.check(`https://${host}/hook`)).rejects.toThrow(NON_ROUTABLE_MESSAGE);
+    }
+    await expect(guard.check('https://public-twice.test/hook')).resolves.toBeUndefined();
+  });
+
+  it('connect time: a name that resolves to a public and a loopback address is refused before anything is sent', async () => {
+    const guard = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
+    const agents = guard.createAgents();
+    dns.records.set('split.test', ['93.184.216.34', '127.0.0.1']);
+    const before = hits;
+    await expect(get(agents.http, 'split.test')).rejects.toThrow(`${NON_ROUTABLE_MESSAGE}: split.test`);
+    expect(hits).toBe(before);
+    agents.http.destroy();
+  });
+
   it('connect time: a name that now resolves to loopback is refused before anything is sent (DNS rebinding)', async () => {
     const guard = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
     const agents = guard.createAgents();
