@@ -38,6 +38,9 @@ describe('channelsFor', () => {
     expect(channelsFor({ ...allOn, topicpush_enabled: false, webhook_url: null }, undefined, P1)).toEqual(['email', 'serverpush']);
     // Enabled but not configured: topicpush needs server and topic, serverpush server and token.
     expect(channelsFor({ ...allOn, topicpush_topic: null, serverpush_token: null }, undefined, P1)).toEqual(['email', 'webhook']);
+    // Each channel by its own settings: one configured, the other not, either way round.
+    expect(channelsFor({ ...allOn, serverpush_token: null }, undefined, P1)).toEqual(['email', 'topicpush', 'webhook']);
+    expect(channelsFor({ ...allOn, topicpush_server_url: null }, undefined, P1)).toEqual(['email', 'serverpush', 'webhook']);
   });
 
   it('a global off channel stays off whatever the rule says', () => {
