@@ -27,6 +27,8 @@ export default {
     // Delivery: classification of answers and errors, the retry schedule (deliveryBackoffMs only:
     // the rest of queues.ts is queue settings), signing.
     'src/modules/delivery/delivery-policy.ts',
+    'src/modules/delivery/delivery.runner.ts',
+    'src/modules/delivery/worker-options.ts',
     'src/queue/queues.ts:57-60',
     'src/modules/delivery/integrations/generic-webhook.format.ts',
     'src/modules/delivery/integrations/channel-formats.ts',
