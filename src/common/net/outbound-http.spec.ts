@@ -1,8 +1,9 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import * as net from 'node:net';
 import { AddressInfo } from 'node:net';
-import { DestinationGuard, NON_ROUTABLE_MESSAGE } from './destination-guard';
-import { OutboundError, post } from './outbound-http';
+import { DestinationGuard, DestinationRefusedError, NON_ROUTABLE_MESSAGE } from './destination-guard';
+import { describeNetworkError, OutboundError, OutboundHttp, post, send } from './outbound-http';
 
 /** A real server on loopback; each test says how it answers. */
 let server: http.Server;
@@ -101,5 +102,122 @@ describe('post', () => {
   it('an unusable URL is a permanent error', async () => {
     await expect(post({ url: 'not a url', headers: {}, body: '' }, agents)).rejects.toMatchObject({ permanent: true, message: 'The destination URL is not valid' });
     await expect(post({ url: 'ftp://example.test/x', headers: {}, body: '' }, agents)).rejects.toMatchObject({ permanent: true });
+  });
+});
+
+describe('send', () => {
+  it('a GET carries no body and no content-length; the answer is read as for a POST', async () => {
+    handler = (req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${req.method} ${req.headers['content-length'] ?? 'none'}`);
+    const res = await send({ url: `${base}/api`, method: 'GET', headers: { accept: 'application/json' } }, agents);
+    expect(res).toMatchObject({ statusCode: 200, body: 'GET none', truncated: false });
+    expect(seen).toEqual([{ url: '/api', body: '', headers: expect.objectContaining({ accept: 'application/json' }) }]);
+  });
+
+  it('an answer exactly as long as the cap is whole, not truncated; one byte more is', async () => {
+    handler = (req, res) => res.writeHead(200).end('z'.repeat(req.url === '/exact' ? 1024 : 1025));
+    await expect(post({ url: `${base}/exact`, headers: {}, body: '' }, agents, { maxBytes: 1024 })).resolves.toMatchObject({ body: 'z'.repeat(1024), truncated: false });
+    await expect(post({ url: `${base}/more`, headers: {}, body: '' }, agents, { maxBytes: 1024 })).resolves.toMatchObject({ body: 'z'.repeat(1024), truncated: true });
+  });
+
+  it('an answer in several chunks is read whole, in order, up to the cap', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200);
+      res.write('a'.repeat(600));
+      res.write('b'.repeat(600));
+      res.end('c'.repeat(600));
+    };
+    const whole = await post({ url: `${base}/chunks`, headers: {}, body: '' }, agents, { maxBytes: 4096 });
+    expect(whole).toMatchObject({ body: 'a'.repeat(600) + 'b'.repeat(600) + 'c'.repeat(600), truncated: false });
+    const cut = await post({ url: `${base}/chunks`, headers: {}, body: '' }, agents, { maxBytes: 1000 });
+    expect(cut).toMatchObject({ body: 'a'.repeat(600) + 'b'.repeat(400), truncated: true });
+  });
+
+  it('a header value HTTP cannot carry is refused for good before anything is sent, without the value', async () => {
+    const err = await post({ url: `${base}/in`, headers: { authorization: 'Bearer SECRET\r\nx: y' }, body: '{}' }, agents).catch((e) => e);
+    expect(err).toBeInstanceOf(OutboundError);
+    expect(err).toMatchObject({ permanent: true, message: 'The request header authorization holds characters HTTP cannot carry (ERR_INVALID_CHAR)' });
+    expect(seen).toEqual([]);
+  });
+
+  it('https URLs go through the https agent (here one that refuses every connection)', async () => {
+    const refusing = { http: agents.http, https: new DestinationGuard({ allowPrivate: false }).createAgents().https };
+    const err = await post({ url: 'https://127.0.0.1:9/x', headers: {}, body: '' }, refusing).catch((e) => e);
+    expect(err).toMatchObject({ permanent: true, message: `${NON_ROUTABLE_MESSAGE}: 127.0.0.1` });
+    refusing.https.destroy();
+  });
+
+  it('a receiver that answers something other than HTTP is a transient error', async () => {
+    const garbage = net.createServer((socket) => {
+      socket.resume();
+      socket.end('NOT HTTP AT ALL\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    const port = (garbage.address() as AddressInfo).port;
+    const err = await post({ url: `http://127.0.0.1:${port}${SECRET_PATH}`, headers: {}, body: '' }, agents).catch((e) => e);
+    garbage.close();
+    expect(err).toBeInstanceOf(OutboundError);
+    expect(err.permanent).toBe(false);
+    expect(err.message).toMatch(/^The receiver did not answer with valid HTTP/);
+    expect(err.message).not.toContain('SECRET');
+  });
+
+  it('an ftp URL is refused for good, saying why', async () => {
+    await expect(send({ url: 'ftp://example.test/x', method: 'GET', headers: {} }, agents)).rejects.toEqual(new OutboundError('The destination URL must be http(s)', true));
+  });
+});
+
+describe('describeNetworkError', () => {
+  const err = (code: string | undefined, message = 'connect ECONNREFUSED 10.0.0.1:443 https://hooks.test/SECRET') => Object.assign(new Error(message), { code });
+
+  it('names each known code without the error message (which may hold the URL)', () => {
+    const known: Record<string, string> = {
+      ECONNREFUSED: 'Connection refused',
+      ECONNRESET: 'Connection reset by the receiver',
+      EPIPE: 'Connection closed by the receiver',
+      ETIMEDOUT: 'Connection timed out',
+      ENOTFOUND: 'Host name could not be resolved',
+      EAI_AGAIN: 'Host name could not be resolved (temporary DNS failure)',
+      EHOSTUNREACH: 'Host unreachable',
+      ENETUNREACH: 'Network unreachable',
+      HPE_INVALID_CONSTANT: 'The receiver did not answer with valid HTTP',
+    };
+    for (const [code, message] of Object.entries(known)) expect([code, describeNetworkError(err(code))]).toEqual([code, new OutboundError(message, false)]);
+    expect(Object.values(known).map((m) => m.includes('SECRET'))).not.toContain(true);
+  });
+
+  it('TLS and HTTP parser errors by their code; anything else as a network error; all of them transient', () => {
+    for (const code of [
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      'CERT_HAS_EXPIRED',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      'ERR_SSL_WRONG_VERSION_NUMBER',
+    ]) {
+      expect(describeNetworkError(err(code))).toEqual(new OutboundError(`TLS error (${code})`, false));
+    }
+    expect(describeNetworkError(err('XERR_TLS'))).toEqual(new OutboundError('Network error (XERR_TLS)', false));
+    expect(describeNetworkError(err('HPE_HEADER_OVERFLOW'))).toEqual(new OutboundError('The receiver did not answer with valid HTTP (HPE_HEADER_OVERFLOW)', false));
+    expect(describeNetworkError(err('EPROTO'))).toEqual(new OutboundError('Network error (EPROTO)', false));
+    expect(describeNetworkError(err(undefined))).toEqual(new OutboundError('Network error', false));
+    expect([describeNetworkError(err('ECONNREFUSED')).permanent, describeNetworkError(err('EPROTO')).permanent]).toEqual([false, false]);
+  });
+
+  it('a refused destination is permanent and keeps its message (it names no secret), whether by class or by code', () => {
+    expect(describeNetworkError(new DestinationRefusedError('Webhook destination resolves to a non-routable address: h.test'))).toEqual(
+      new OutboundError('Webhook destination resolves to a non-routable address: h.test', true),
+    );
+    expect(describeNetworkError(err('EDESTINATIONREFUSED', 'refused: h.test')).permanent).toBe(true);
+  });
+});
+
+describe('OutboundHttp', () => {
+  it('user-supplied URLs through the guarded agents, operator URLs through plain ones', async () => {
+    const http1 = new OutboundHttp(new DestinationGuard({ allowPrivate: false }));
+    handler = (_req, res) => res.writeHead(202).end('ok');
+    await expect(http1.postGuarded({ url: `${base}/in`, headers: {}, body: '{}' })).rejects.toMatchObject({ permanent: true });
+    await expect(http1.postOperator({ url: `${base}/in`, headers: {}, body: '{}' })).resolves.toMatchObject({ statusCode: 202, body: 'ok' });
+    expect(seen.map((s) => s.url)).toEqual(['/in']);
+    http1.onApplicationShutdown();
   });
 });
