@@ -1,4 +1,15 @@
-import { hasPermission, invalidPermission, permissionTable, RESOURCE_ACTIONS, splitRoles, STATIC_ROLE_PERMISSIONS, unionPermissions } from './permissions';
+import {
+  hasPermission,
+  insufficientPermissions,
+  invalidPermission,
+  isStaticRole,
+  permissionTable,
+  RESOURCE_ACTIONS,
+  splitRoles,
+  STATIC_ROLE_PERMISSIONS,
+  STATIC_ROLES,
+  unionPermissions,
+} from './permissions';
 
 describe('permissions', () => {
   const perms = (role: keyof typeof STATIC_ROLE_PERMISSIONS) => unionPermissions([STATIC_ROLE_PERMISSIONS[role]]);
@@ -56,5 +67,74 @@ describe('permissions', () => {
     expect(invalidPermission({ rocket: ['read'] })).toBe('The provided permission includes an invalid resource');
     expect(invalidPermission({ task: 'update' })).toBe('The provided permission includes an invalid resource');
     expect(invalidPermission(['task'])).toBe('permission must be an object');
+  });
+});
+
+describe('the permission tables', () => {
+  it('owner: everything; admin: everything but deleting the organization or the workspace', () => {
+    const all = Object.fromEntries(Object.entries(RESOURCE_ACTIONS).map(([r, a]) => [r, [...a]]));
+    expect(permissionTable(unionPermissions([STATIC_ROLE_PERMISSIONS.owner]))).toEqual(all);
+    expect(permissionTable(unionPermissions([STATIC_ROLE_PERMISSIONS.admin]))).toEqual({ ...all, organization: ['update'], workspace: ['read', 'update', 'manage_settings'] });
+  });
+
+  it('member and viewer, resource by resource', () => {
+    const none = Object.fromEntries(Object.keys(RESOURCE_ACTIONS).map((r) => [r, []]));
+    expect(permissionTable(unionPermissions([STATIC_ROLE_PERMISSIONS.member]))).toEqual({
+      ...none,
+      ac: ['read'],
+      project: ['create', 'read'],
+      task: ['create', 'read', 'update'],
+      label: ['create', 'read', 'update', 'delete'],
+      workspace: ['read'],
+    });
+    expect(permissionTable(unionPermissions([STATIC_ROLE_PERMISSIONS.viewer]))).toEqual({
+      ...none,
+      ac: ['read'],
+      project: ['read'],
+      task: ['read'],
+      label: ['read'],
+      workspace: ['read'],
+    });
+  });
+
+  it('the static roles, and nothing else, are static', () => {
+    expect(STATIC_ROLES.filter(isStaticRole)).toEqual(['owner', 'admin', 'member', 'viewer']);
+    expect(['Owner', 'triager', '', 'constructor'].filter(isStaticRole)).toEqual([]);
+  });
+
+  it('the 403 message names what is missing after the prefix clients match on', () => {
+    expect(insufficientPermissions('task', 'delete')).toBe('Insufficient permissions: task:delete is needed');
+  });
+
+  it('a resource or action no role holds is refused; unknown names find nothing, inherited names neither', () => {
+    const owner = unionPermissions([STATIC_ROLE_PERMISSIONS.owner]);
+    expect(hasPermission(owner, 'rocket', 'read')).toBe(false);
+    expect(hasPermission(owner, 'constructor', 'read')).toBe(false);
+    expect(hasPermission(unionPermissions([]), 'task', 'read')).toBe(false);
+  });
+
+  it('a union keeps every action of every map, a resource given twice included', () => {
+    const u = unionPermissions([{ task: ['read'] }, { task: ['assign'], label: ['read'] }, { label: undefined }]);
+    expect([...u.entries()].map(([r, a]) => [r, [...a]])).toEqual([
+      ['task', ['read', 'assign']],
+      ['label', ['read']],
+    ]);
+  });
+
+  it('roles: blanks trimmed, empties and duplicates dropped, order kept', () => {
+    expect(splitRoles(' viewer ,,owner, viewer,')).toEqual(['viewer', 'owner']);
+    expect(splitRoles(undefined)).toEqual([]);
+    expect(splitRoles('')).toEqual([]);
+  });
+
+  it('a permission object: own keys of the table only, arrays of its actions only', () => {
+    expect(invalidPermission({})).toBeNull();
+    expect(invalidPermission({ task: [] })).toBeNull();
+    expect(invalidPermission({ task: ['read', 'assign'], workspace: ['manage_settings'] })).toBeNull();
+    for (const bad of [{ constructor: ['read'] }, { toString: [] }, { task: ['read', 7] }, { task: ['read', 'fly'] }, { task: null }]) {
+      expect([bad, invalidPermission(bad)]).toEqual([bad, 'The provided permission includes an invalid resource']);
+    }
+    expect(invalidPermission(JSON.parse('{"__proto__": ["read"]}'))).toBe('The provided permission includes an invalid resource');
+    for (const bad of [null, undefined, 'task', 7, []]) expect([bad, invalidPermission(bad)]).toEqual([bad, 'permission must be an object']);
   });
 });
