@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { httpUrl } from './git-events';
 import { readComment, readWebhook } from './git-payloads';
 import { isValidBranchPattern, labelColor, readLabels, taskNumberInBranch, taskTitle, transitionStatus, transitionTarget } from './git-rules';
-import { hmacSha256Matches } from './webhook-signature';
+import { hmacSha256Matches, sha256Hex } from './webhook-signature';
 
 const BOARD = [
   { slug: 'to-do', isFinal: false },
@@ -174,5 +174,19 @@ describe('webhook signature', () => {
     expect(hmacSha256Matches('s3cret', raw, hex.slice(2))).toBe(false);
     expect(hmacSha256Matches('s3cret', raw, undefined)).toBe(false);
     expect(hmacSha256Matches('s3cret', raw, ['x'])).toBe(false);
+  });
+
+  it('the digest alone, whole, in hex: blanks around it are allowed, anything more or less is not', () => {
+    const raw = Buffer.from('{"a":1}');
+    const hex = createHmac('sha256', 's3cret').update(raw).digest('hex');
+    expect(hmacSha256Matches('s3cret', raw, `sha256= ${hex} `, 'sha256=')).toBe(true);
+    for (const given of [`00${hex}`, `${hex}00`, `${hex.slice(0, 62)}zz`, `sha256=${hex}`, '', `${hex.slice(0, 63)}`]) {
+      expect([given, hmacSha256Matches('s3cret', raw, given)]).toEqual([given, false]);
+    }
+    expect(hmacSha256Matches('s3cret', raw, `SHA256=${hex}`, 'sha256=')).toBe(false);
+  });
+
+  it('the body digest a replay is recognised by', () => {
+    expect(sha256Hex(Buffer.from('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });

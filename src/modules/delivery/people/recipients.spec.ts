@@ -22,5 +22,6 @@ describe('recipientOf', () => {
   it('nobody for title, description and priority changes, or an unassigned task', () => {
     for (const kind of ['taskTitleChanged', 'taskDescriptionChanged', 'taskPriorityChanged']) expect(recipientOf(ev(kind, BOB, ADA))).toBeNull();
     expect(recipientOf(ev('taskStatusChanged', null, ADA))).toBeNull();
+    expect(recipientOf({ kind: 'taskStatusChanged', actor: null } as any)).toBeNull();
   });
 });
