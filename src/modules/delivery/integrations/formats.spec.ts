@@ -178,6 +178,25 @@ describe('generic webhook', () => {
     }
   });
 
+  it('a whsec_ secret must be whole base64 after the prefix: empty, unpadded or with stray characters it is refused', () => {
+    for (const secret of ['whsec_', 'whsec_YWJjZ', 'whsec_YWJjZA=', 'whsec_YWJj ZA==', 'whsec_YWJjZA===', 'whsec_=YWJjZA=', 'whsec_YW-jZA==']) {
+      expect(() => webhookSignature('m', 1, body, [secret])).toThrow(new SigningSecretError('The signing secret starts with whsec_ but the rest is not base64'));
+    }
+    // Whole base64, padded or not.
+    expect(webhookSignature('m', 1, body, ['whsec_YWJj'])).toBe(hmac(Buffer.from('abc'), 'm', 1, body));
+    expect(webhookSignature('m', 1, body, ['whsec_YWJjZA=='])).toBe(hmac(Buffer.from('abcd'), 'm', 1, body));
+    expect(webhookSignature('m', 1, body, ['whsec_YWJj+/=='])).toBe(hmac(Buffer.from('YWJj+/==', 'base64'), 'm', 1, body));
+    // Only the exact prefix makes a secret base64: anything else is its own UTF-8 bytes.
+    expect(webhookSignature('m', 1, body, ['WHSEC_YWJjZA=='])).toBe(hmac(Buffer.from('WHSEC_YWJjZA=='), 'm', 1, body));
+    expect(webhookSignature('m', 1, body, ['xwhsec_YWJjZA=='])).toBe(hmac(Buffer.from('xwhsec_YWJjZA=='), 'm', 1, body));
+  });
+
+  it('the timestamp signed is the one given, in seconds', () => {
+    expect(webhookSignature('m', 1_900_000_123, body, ['k3y-secret'])).toBe(hmac(Buffer.from('k3y-secret'), 'm', 1_900_000_123, body));
+    expect(webhookSignature('m', 1_900_000_123, body, ['k3y-secret'])).not.toBe(webhookSignature('m', 1_900_000_124, body, ['k3y-secret']));
+    expect(webhookSignature('m', 1, body, [])).toBeNull();
+  });
+
   it('two secrets: both signatures, the first one first; none: no header', () => {
     const sig = webhookSignature('m', 5, body, ['new-secret', 'old-secret']);
     expect(sig).toBe(`${hmac(Buffer.from('new-secret'), 'm', 5, body)} ${hmac(Buffer.from('old-secret'), 'm', 5, body)}`);
