@@ -16,6 +16,12 @@ beforeAll(async () => {
       };
       res.on('drain', pump);
       pump();
+    } else if (req.url === '/exact') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('a'.repeat(512));
+      res.end('b'.repeat(512));
+    } else if (req.url === '/not-modified') {
+      res.writeHead(304).end();
     } else if (req.url === '/silent') {
       res.writeHead(200); // headers, then nothing
     } else {
@@ -45,5 +51,22 @@ describe('cappedFetch', () => {
 
   it('gives up when the answer does not complete within the deadline', async () => {
     await expect(f(`${base}/silent`)).rejects.toThrow();
+  });
+
+  it('an answer exactly as large as the cap is handed back whole, in order; one byte less of cap refuses it', async () => {
+    const exact = cappedFetch({ timeoutMs: 1_000, maxBytes: 1024 });
+    const res = await exact(`${base}/exact`);
+    expect([res.status, res.statusText, res.headers.get('content-type'), await res.text()]).toEqual([200, 'OK', 'text/plain', 'a'.repeat(512) + 'b'.repeat(512)]);
+    await expect(cappedFetch({ timeoutMs: 1_000, maxBytes: 1023 })(`${base}/exact`)).rejects.toThrow('the answer is larger than 1023 bytes');
+  });
+
+  it('204 and 304 answers have no body', async () => {
+    const res = await f(`${base}/not-modified`);
+    expect([res.status, res.body]).toEqual([304, null]);
+  });
+
+  it('the deadline names its length', async () => {
+    const err = await cappedFetch({ timeoutMs: 50, maxBytes: 1024 })(`${base}/silent`).catch((e) => e);
+    expect(err.message).toBe('no complete answer within 50 ms');
   });
 });
