@@ -29,13 +29,18 @@ export default {
     'src/modules/delivery/delivery-policy.ts',
     'src/modules/delivery/delivery.runner.ts',
     'src/modules/delivery/worker-options.ts',
+    'src/modules/delivery/fan-out.processor.ts',
     'src/queue/queues.ts:57-60',
     'src/modules/delivery/integrations/generic-webhook.format.ts',
     'src/modules/delivery/integrations/channel-formats.ts',
     // The integrations as delivery targets: what one attempt sends and signs, the fan-out's jobs.
     'src/modules/delivery/integrations/integration-targets.ts',
-    // Git-host receipts: the signature of an incoming webhook.
+    // Git hosts: the signature of an incoming webhook, and the rules that need no database.
     'src/modules/git-hosts/webhook-signature.ts',
+    'src/modules/git-hosts/git-rules.ts',
+    // The outbox relay: the jobs it publishes for the rows it claimed (jobsOf only: the rest is
+    // database and Redis work).
+    'src/queue/outbox.relay.ts:215-224',
     // The permission guard and access checks.
     'src/common/guards/permission.guard.ts',
     'src/common/permissions/permissions.ts',
