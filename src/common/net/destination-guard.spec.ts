@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { createServer, request, Server } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { TestDnsServer } from '../../../test/support/dns-server';
 import { fuzzDestination, fuzzIPv4, ipv6Carrying, REFUSED_IPV4 } from '../../../test/support/fuzz';
@@ -206,6 +207,74 @@ describe('DestinationGuard', () => {
     }
     expect(hits).toBe(before);
     agents.http.destroy();
+  });
+
+  /** The guard's socket lookup, called as a socket would, as a promise of what it called back with. */
+  const lookup = (guard: DestinationGuard, host: string, opts: object) =>
+    new Promise<{ err: (Error & { code?: string }) | null; address: unknown; family?: number }>((resolve) =>
+      guard.lookup(host, opts, ((err: Error | null, address: unknown, family?: number) => resolve({ err, address, family })) as never),
+    );
+
+  it('the socket lookup answers every address when asked for all, else the first; refuses a name with any non-routable one', async () => {
+    const guard = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
+    dns.records.set('two.test', ['93.184.216.34', '2001:4860:4860::8888']);
+    dns.records.set('mixed.test', ['93.184.216.34', '10.0.0.5']);
+    expect(await lookup(guard, 'two.test', { all: true })).toEqual({
+      err: null,
+      address: [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2001:4860:4860::8888', family: 6 },
+      ],
+      family: undefined,
+    });
+    expect(await lookup(guard, 'two.test', {})).toEqual({ err: null, address: '93.184.216.34', family: 4 });
+    expect(await lookup(guard, 'two.test', { all: false })).toEqual({ err: null, address: '93.184.216.34', family: 4 });
+    const refused = await lookup(guard, 'mixed.test', { all: true });
+    expect(refused.err).toBeInstanceOf(DestinationRefusedError);
+    expect(refused.err!.message).toBe(`${NON_ROUTABLE_MESSAGE}: mixed.test`);
+    const unknown = await lookup(guard, 'nowhere.test', {});
+    expect([unknown.err!.message, unknown.err!.code]).toEqual(['Webhook destination host could not be resolved: nowhere.test', 'ENOTFOUND']);
+    // With private destinations allowed, the same name resolves.
+    const open = new DestinationGuard({ allowPrivate: true, dnsServers: [dns.server] });
+    expect(await lookup(open, 'mixed.test', {})).toEqual({ err: null, address: '93.184.216.34', family: 4 });
+  });
+
+  it('connection options: an IP literal host (bracketed or not, as host or hostname) is checked at once; names are left to the lookup', () => {
+    const guard = new DestinationGuard({ allowPrivate: false });
+    for (const options of [{ host: '127.0.0.1' }, { hostname: '[::1]' }, { hostname: '::ffff:10.0.0.1', host: '93.184.216.34' }]) {
+      expect(() => guard.connectionOptions(options)).toThrow(DestinationRefusedError);
+    }
+    expect(() => guard.connectionOptions({ hostname: '127.0.0.1' })).toThrow(`${NON_ROUTABLE_MESSAGE}: 127.0.0.1`);
+    const named = guard.connectionOptions({ host: 'example.test', port: 80 });
+    expect(named).toEqual({ host: 'example.test', port: 80, lookup: guard.lookup });
+    expect(guard.connectionOptions({ hostname: '[2001:4860:4860::8888]' }).lookup).toBe(guard.lookup);
+    expect(guard.connectionOptions({ host: '93.184.216.34', hostname: null }).lookup).toBe(guard.lookup);
+    expect(new DestinationGuard({ allowPrivate: true }).connectionOptions({ host: '127.0.0.1' })).toMatchObject({ host: '127.0.0.1' });
+  });
+
+  it("without DNS servers configured, names resolve with the system's resolver (localhost is loopback); what is not an http(s) URL or does not resolve is refused", async () => {
+    const guard = new DestinationGuard({ allowPrivate: false });
+    expect((await guard.resolve('localhost')).map((a) => a.address)).toContain('127.0.0.1');
+    await expect(guard.check('http://localhost:3000/hook')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
+    await expect(guard.check('not a url')).rejects.toThrow(new DestinationRefusedError('Webhook destination must be an http(s) URL'));
+    await expect(guard.check('file:///etc/passwd')).rejects.toThrow(new DestinationRefusedError('Webhook destination must be an http(s) URL'));
+    const withDns = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
+    await expect(withDns.check('https://nowhere.test/')).rejects.toThrow(new DestinationRefusedError('Webhook destination host could not be resolved'));
+  });
+
+  it('the guarded https agent refuses too; the agents keep connections alive, up to 256 per host', async () => {
+    const guard = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
+    const agents = guard.createAgents();
+    expect([agents.http.maxSockets, agents.https.maxSockets]).toEqual([256, 256]);
+    expect([(agents.http as unknown as { keepAlive: boolean }).keepAlive, (agents.https as unknown as { keepAlive: boolean }).keepAlive]).toEqual([true, true]);
+    const err = await new Promise<Error>((resolve) => {
+      const req = httpsRequest({ host: '127.0.0.1', port, path: '/', agent: agents.https }, () => resolve(new Error('answered')));
+      req.on('error', resolve);
+      req.end();
+    });
+    expect(err.message).toBe(`${NON_ROUTABLE_MESSAGE}: 127.0.0.1`);
+    agents.http.destroy();
+    agents.https.destroy();
   });
 
   it('ALLOW_PRIVATE_DESTINATIONS: the same requests go through', async () => {
