@@ -4,7 +4,8 @@ import { request as httpsRequest } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { TestDnsServer } from '../../../test/support/dns-server';
 import { fuzzDestination, fuzzIPv4, ipv6Carrying, REFUSED_IPV4 } from '../../../test/support/fuzz';
-import { DestinationGuard, DestinationRefusedError, isRoutableAddress, NON_ROUTABLE_MESSAGE } from './destination-guard';
+import ipaddr from 'ipaddr.js';
+import { DestinationGuard, DestinationRefusedError, embeddedIPv4, isRoutableAddress, NON_ROUTABLE_MESSAGE, parseAddress } from './destination-guard';
 
 describe('isRoutableAddress', () => {
   it.each(['8.8.8.8', '93.184.216.34', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('lets %s through', (ip) => {
@@ -93,6 +94,46 @@ describe('isRoutableAddress: IPv6 addresses that carry an IPv4 address are judge
       expect(isRoutableAddress(ipv4)).toBe(false);
       for (const { form, address } of ipv6Carrying(ipv4)) expect([ipv4, form, address, isRoutableAddress(address)]).toEqual([ipv4, form, address, false]);
     }
+  });
+});
+
+describe('parseAddress: an address as its octets say', () => {
+  it.each([
+    // A dotted IPv4 tail of an IPv6 address is the last 32 bits, not the IPv4-mapped form ipaddr.js would read.
+    ['::1.2.3.4', '::102:304'],
+    ['::12.34.56.78', '::c22:384e'],
+    ['::255.255.255.255', '::ffff:ffff'],
+    ['::127.0.0.1%lo', '::7f00:1%lo'],
+    ['1:2:3:4:5:6:10.0.0.1', '1:2:3:4:5:6:a00:1'],
+    ['::ffff:1.2.3.4', '::ffff:102:304'],
+    ['64:ff9b::93.184.216.34', '64:ff9b::5db8:d822'],
+    ['8.8.8.8', '8.8.8.8'],
+    ['2001:db8::1', '2001:db8::1'],
+  ])('%s is %s', (ip, expected) => {
+    expect(parseAddress(ip)?.toString()).toBe(expected);
+  });
+
+  it.each(['::1.2.3.256', '::999.1.1.1', 'not-an-ip', '', '::1.2.3.4.5'])('%s is none', (ip) => {
+    expect(parseAddress(ip)).toBeNull();
+  });
+});
+
+describe('embeddedIPv4: the IPv4 addresses an IPv6 address carries', () => {
+  const carried = (ip: string) => {
+    const out = embeddedIPv4(parseAddress(ip) as ipaddr.IPv6);
+    return out === null || out === 'opaque' ? out : out.map(String);
+  };
+  it('by the form that carries them; none for :: and ::1 (unspecified and loopback, not IPv4-compatible), opaque for NAT64 local use', () => {
+    expect(carried('::')).toBeNull();
+    expect(carried('::1')).toBeNull();
+    expect(carried('::2')).toEqual(['0.0.0.2']);
+    expect(carried('::1:0')).toEqual(['0.1.0.0']);
+    expect(carried('::ffff:8.8.8.8')).toEqual(['8.8.8.8']);
+    expect(carried('64:ff9b::a00:1')).toEqual(['10.0.0.1']);
+    expect(carried('64:ff9b:1::a00:1')).toBe('opaque');
+    expect(carried('2002:a00:1::')).toEqual(['10.0.0.1']);
+    expect(carried('2001:0:a00:1:0:0:f7f7:f7f7')).toEqual(['10.0.0.1', '8.8.8.8']);
+    expect(carried('2001:4860:4860::8888')).toBeNull();
   });
 });
 
@@ -231,7 +272,10 @@ describe('DestinationGuard', () => {
     expect(await lookup(guard, 'two.test', { all: false })).toEqual({ err: null, address: '93.184.216.34', family: 4 });
     const refused = await lookup(guard, 'mixed.test', { all: true });
     expect(refused.err).toBeInstanceOf(DestinationRefusedError);
-    expect(refused.err!.message).toBe(`${NON_ROUTABLE_MESSAGE}: mixed.test`);
+    expect([refused.err!.message, refused.err!.code]).toEqual(['Webhook destination resolves to a non-routable address: mixed.test', 'EDESTINATIONREFUSED']);
+    // A family number instead of options (Node's older form) or none: the first address.
+    expect(await lookup(guard, 'two.test', 4 as never)).toEqual({ err: null, address: '93.184.216.34', family: 4 });
+    expect(await lookup(guard, 'two.test', null as never)).toEqual({ err: null, address: '93.184.216.34', family: 4 });
     const unknown = await lookup(guard, 'nowhere.test', {});
     expect([unknown.err!.message, unknown.err!.code]).toEqual(['Webhook destination host could not be resolved: nowhere.test', 'ENOTFOUND']);
     // With private destinations allowed, the same name resolves.
