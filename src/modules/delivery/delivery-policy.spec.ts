@@ -41,6 +41,8 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Mon, 99 Foo 2030 nonsense', now)).toBeNull();
     // A date without the day's name is not read, even one Date.parse would take.
     expect(parseRetryAfter('2030-01-01T00:00:30Z', now)).toBeNull();
+    // Nor one with something before the day's name (Date.parse would skip it).
+    expect(parseRetryAfter('x Tue, 01 Jan 2030 00:00:30 GMT', now)).toBeNull();
   });
   it('several values: the first counts', () => {
     expect(parseRetryAfter(['3', '9'], now)).toBe(3000);
