@@ -45,7 +45,14 @@ const plan = (send: () => Promise<SendOutcome>, over: Partial<AttemptPlan> = {})
   return p;
 };
 
-beforeAll(() => Logger.overrideLogger(false));
+/** What the runner logged: level, message, context (the last argument; an error's stack, when any, comes before it). */
+const logged: Array<[string, string, string]> = [];
+const collect =
+  (level: string) =>
+  (message: string, ...rest: unknown[]): void =>
+    void logged.push([level, message, rest.filter((x) => x !== undefined).at(-1) as string]);
+beforeAll(() => Logger.overrideLogger({ log: collect('log'), warn: collect('warn'), error: collect('error'), debug: collect('debug'), verbose: collect('verbose') }));
+beforeEach(() => (logged.length = 0));
 
 describe('DeliveryRunner', () => {
   it('a delivered attempt is recorded with its status code and settles the delivery', async () => {
@@ -153,5 +160,54 @@ describe('DeliveryRunner', () => {
     await expect(runner.run(job({ data: { deliveryId: 7 } }), 'teamchat')).rejects.toThrow(new UnrecoverableError('Delivery job without a delivery id'));
     await expect(runner.run(job({ data: undefined }), 'teamchat')).rejects.toThrow(new UnrecoverableError('Delivery job without a delivery id'));
     expect(prepared).toEqual([]);
+  });
+
+  it("logs each outcome under 'Delivery' with the plan's label and the attempt's number, never more than the verdict says", async () => {
+    const outcomes: Array<[SendOutcome | Error, Partial<{ attemptsMade: number; attempts: number }>]> = [
+      [{ statusCode: 204, verdict: { outcome: 'delivered' } }, {}],
+      [{ statusCode: null, verdict: { outcome: 'delivered' } }, { attemptsMade: 2 }],
+      [{ statusCode: 404, verdict: { outcome: 'permanent', error: 'HTTP 404' } }, {}],
+      [{ statusCode: 503, verdict: { outcome: 'transient', error: 'HTTP 503', retryAfterMs: null } }, { attemptsMade: 3 }],
+      [
+        { statusCode: 503, verdict: { outcome: 'transient', error: 'HTTP 503', retryAfterMs: null } },
+        { attemptsMade: 11, attempts: 12 },
+      ],
+      [new TypeError('cannot read SECRET-TOKEN'), {}],
+    ];
+    for (const [outcome, at] of outcomes) {
+      const { runner } = setUp(
+        plan(async () => {
+          if (outcome instanceof Error) throw outcome;
+          return outcome;
+        }),
+      );
+      await runner.run(job(at), 'teamchat').catch(() => undefined);
+    }
+    expect(logged).toEqual([
+      ['log', 'delivery d-1 delivered (attempt 1, 204)', 'Delivery'],
+      ['log', 'delivery d-1 delivered (attempt 3)', 'Delivery'],
+      ['warn', 'delivery d-1 failed for good (attempt 1): HTTP 404', 'Delivery'],
+      ['warn', 'delivery d-1 attempt 4 failed, will retry: HTTP 503', 'Delivery'],
+      ['warn', 'delivery d-1 attempt 12 failed, no attempt left: HTTP 503', 'Delivery'],
+      ['error', 'delivery d-1: attempt failed unexpectedly: TypeError', 'Delivery'],
+      ['warn', 'delivery d-1 attempt 1 failed, will retry: Internal error while sending', 'Delivery'],
+    ]);
+  });
+
+  it('logs what a plan drops, with the reason', async () => {
+    const { runner } = setUp(plan(jest.fn(), { ids: [], dropped: [{ ids: ['d-1', 'd-2'], reason: 'Integration inactive' }] }));
+    await runner.run(job(), 'teamchat');
+    expect(logged).toEqual([['log', 'delivery d-1: 2 not sent: Integration inactive', 'Delivery']]);
+  });
+
+  it("records how long the attempt took by the runner's clock", async () => {
+    const clock = jest.spyOn(performance, 'now').mockReturnValueOnce(1_000.2).mockReturnValueOnce(1_250.6);
+    try {
+      const { runner, records } = setUp(plan(async () => ({ statusCode: 200, verdict: { outcome: 'delivered' } })));
+      await runner.run(job(), 'teamchat');
+      expect(records[0].attempt.durationMs).toBe(250);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
