@@ -154,6 +154,16 @@ describe('PermissionGuard', () => {
     await expect(run(need('workspace', 'update', scope), { user: user({ activeOrganizationId: null }), query: {} })).rejects.toEqual(
       new BadRequestException('No active organization'),
     );
+    // An empty or null id falls back too; a given id is used even when the session has another active workspace.
+    for (const organizationId of ['', null]) {
+      const r: Record<string, any> = { user: user({ activeOrganizationId: WORKSPACE }), query: { organizationId } };
+      await expect(run(need('workspace', 'update', scope), r)).resolves.toBe(true);
+      expect(r.scope.resourceId).toBe(WORKSPACE);
+    }
+    repo.rows.set(OTHER_TASK, { workspace_id: OTHER_TASK, member_id: MEMBER, role: 'admin' });
+    const given: Record<string, any> = { user: user({ activeOrganizationId: WORKSPACE }), query: { organizationId: OTHER_TASK } };
+    await expect(run(need('workspace', 'update', scope), given)).resolves.toBe(true);
+    expect(given.scope.resourceId).toBe(OTHER_TASK);
     // Without the fallback, the active workspace is not used.
     await expect(run(need('workspace', 'update', { ...scope, fallbackToActive: false }), { user: user({ activeOrganizationId: WORKSPACE }), query: {} })).rejects.toEqual(
       new BadRequestException('organizationId is required'),
