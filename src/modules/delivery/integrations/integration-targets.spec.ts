@@ -9,7 +9,7 @@ import { UnusableTargetError } from '../delivery-policy';
 import { DeliveryQueues } from '../delivery-queues';
 import { AttemptPlan } from '../target-kinds';
 import { DeliveryWithTarget, IntegrationDeliveriesRepository } from './integration-deliveries.repository';
-import { INTEGRATION_INACTIVE, INTEGRATION_REMOVED, IntegrationTargets } from './integration-targets';
+import { IntegrationTargets } from './integration-targets';
 
 /**
  * The project integrations as delivery targets, with the database, the queues and the network
@@ -67,7 +67,7 @@ function setUp(rows: DeliveryWithTarget[], answer: Partial<OutboundResponse> = {
     withTargets: async (ids: readonly string[]) => ids.map((id) => rows.find((r) => r.id === id)),
     fanOutMany: async (events: readonly TaskEvent[]) => events.map((e, i) => ({ id: `d-${e.id}`, target_type: i % 2 ? 'teamchat' : 'generic-webhook' })),
     listening: async (pairs: unknown[]) => {
-      listened.push(...pairs);
+      listened.push(pairs);
       return new Set(['44444444-0000-4000-8000-000000000004 taskCreated']);
     },
   };
@@ -148,6 +148,12 @@ describe('IntegrationTargets: one attempt', () => {
     expect((await plan.send()).verdict).toEqual({ outcome: 'permanent', error: 'HTTP 401: Unauthorized [redacted]' });
   });
 
+  it('a URL whose secret is only in its query: the query is cut out of an answer that quotes it', async () => {
+    const url = 'https://hooks.example.test/?token=QUERY-SECRET';
+    const { targets } = setUp([delivery({ webhook_url: SEALED(url) })], { statusCode: 403, body: 'no hook at /?token=QUERY-SECRET' });
+    expect((await attemptAt(targets, 1_900_000_000)).verdict).toEqual({ outcome: 'permanent', error: 'HTTP 403: no hook at [redacted]' });
+  });
+
   it('secrets that cannot be decrypted make the target unusable (a permanent failure, no request)', async () => {
     const { targets, sent } = setUp([delivery({ secret: 'sealed-with-another-key' })]);
     const plan = (await targets.prepare(DELIVERY, 'generic-webhook')) as AttemptPlan;
@@ -161,9 +167,9 @@ describe('IntegrationTargets: one attempt', () => {
     expect(await setUp([]).targets.prepare(DELIVERY, 'generic-webhook')).toEqual({ skipped: 'gone' });
     expect(await setUp([delivery({ status: 'delivered' })]).targets.prepare(DELIVERY, 'generic-webhook')).toEqual({ skipped: 'not-pending' });
     const inactive = await setUp([delivery({ is_active: false })]).targets.prepare(DELIVERY, 'generic-webhook');
-    expect(inactive).toMatchObject({ label, ids: [], dropped: [{ ids: [DELIVERY], reason: INTEGRATION_INACTIVE }] });
+    expect(inactive).toMatchObject({ label, ids: [], dropped: [{ ids: [DELIVERY], reason: 'Integration inactive' }] });
     const removed = await setUp([delivery({ integration_id: null, is_active: null })]).targets.prepare(DELIVERY, 'generic-webhook');
-    expect(removed).toMatchObject({ label, ids: [], dropped: [{ ids: [DELIVERY], reason: INTEGRATION_REMOVED }] });
+    expect(removed).toMatchObject({ label, ids: [], dropped: [{ ids: [DELIVERY], reason: 'Integration removed' }] });
     const ready = await setUp([delivery()]).targets.prepare(DELIVERY, 'generic-webhook');
     expect(ready).toMatchObject({ label, ids: [DELIVERY], dropped: [] });
   });
@@ -187,12 +193,21 @@ describe('IntegrationTargets: the fan-out', () => {
     const wanted = event();
     const otherKind = event({ kind: 'taskStatusChanged' });
     const personOnly = event({ kind: 'taskAssigned' });
-    const found = await targets.mayDeliver([wanted, otherKind, personOnly], {} as EntityManager);
-    expect([...found]).toEqual([wanted]);
+    // The project id as the event has it, whatever its case.
+    const upper = event({ project: { id: '44444444-0000-4000-8000-00000000000A'.toUpperCase(), name: 'Apollo', slug: 'APO' } });
+    const upperKnown = event({ project: { id: '44444444-0000-4000-8000-000000000004'.toUpperCase(), name: 'Apollo', slug: 'APO' } });
+    const found = await targets.mayDeliver([wanted, otherKind, personOnly, upper, upperKnown], {} as EntityManager);
+    expect([...found]).toEqual([wanted, upperKnown]);
     expect(listened).toEqual([
-      { projectId: wanted.project.id, kind: 'taskCreated' },
-      { projectId: wanted.project.id, kind: 'taskStatusChanged' },
+      [
+        { projectId: wanted.project.id, kind: 'taskCreated' },
+        { projectId: wanted.project.id, kind: 'taskStatusChanged' },
+        { projectId: upper.project.id, kind: 'taskCreated' },
+        { projectId: upperKnown.project.id, kind: 'taskCreated' },
+      ],
     ]);
+    // No event of an integration kind: no statement at all.
     expect(await targets.mayDeliver([personOnly], {} as EntityManager)).toEqual(new Set());
+    expect(listened).toHaveLength(1);
   });
 });

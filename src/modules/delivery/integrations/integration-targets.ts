@@ -113,7 +113,7 @@ export class IntegrationTargets implements DeliveryTargets {
   }
 }
 
-/** Every secret an answer might echo, for scrubbing: the bot token, the webhook URL and its path, the signing secrets. */
+/** Every secret an answer might echo, for scrubbing: the bot token, the webhook URL and its path with its query, the signing secrets. */
 function secretsOf(t: Target): string[] {
   const out = [...t.signingSecrets];
   if (t.botToken) out.push(t.botToken);
@@ -121,7 +121,9 @@ function secretsOf(t: Target): string[] {
     out.push(t.webhookUrl);
     try {
       const u = new URL(t.webhookUrl);
-      if (u.pathname.length > 1) out.push(u.pathname + u.search);
+      // The path with the query (a URL's secret may be in either); `/` alone is no secret.
+      const rest = u.pathname + u.search;
+      if (rest.length > 1) out.push(rest);
     } catch {
       /* not a URL: the whole value is already listed */
     }
