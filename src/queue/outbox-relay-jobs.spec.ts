@@ -24,4 +24,11 @@ describe('the jobs the relay publishes', () => {
     // BullMQ refuses ':' in job ids.
     expect(jobs.every((j) => !j.opts.jobId.includes(':'))).toBe(true);
   });
+
+  it('exactly PACKED_JOB_MAX rows make one job; no rows make none', () => {
+    const rows = Array.from({ length: PACKED_JOB_MAX }, (_, i) => row(i, QueueName.TaskEvents));
+    expect(jobsOf(QueueName.TaskEvents, rows).map((j) => j.opts.jobId)).toEqual([`row-0+${PACKED_JOB_MAX}`]);
+    expect(jobsOf(QueueName.TaskEvents, [])).toEqual([]);
+    expect(jobsOf(QueueName.Email, [])).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
-import { keyScopeAllows } from '../decorators/api-key-scope.decorator';
+import { Reflector } from '@nestjs/core';
+import { API_KEY_SCOPE, ApiKeyScope, ApiKeyScopeCheckedByHandler, ApiKeyScopeRule, keyScopeAllows } from '../decorators/api-key-scope.decorator';
 import { PermissionRequirement } from '../decorators/require-permission.decorator';
 import { permissionTarget } from './prefetched-membership';
 
@@ -14,7 +15,7 @@ describe('permissionTarget: the resource the authentication prefetches for the p
 
   it('nothing to prefetch: no declared permission, no id, an id that is not a UUID string, no such source', () => {
     expect(permissionTarget(undefined, { params: { taskId: ID } })).toBeNull();
-    for (const params of [{}, { taskId: 'not-a-uuid' }, { taskId: 7 }, { taskId: [ID] }, undefined, 'taskId']) {
+    for (const params of [{}, { taskId: 'not-a-uuid' }, { taskId: 7 }, { taskId: [ID] }, undefined, null, 'taskId']) {
       expect([params, permissionTarget(need(), { params })]).toEqual([params, null]);
     }
   });
@@ -34,5 +35,16 @@ describe('keyScopeAllows: what a scoped API key may do', () => {
     expect(keyScopeAllows(scopes, 'constructor', 'name')).toBe(false);
     expect(keyScopeAllows({ task: 'read' } as unknown as Record<string, string[]>, 'task', 'read')).toBe(false);
     expect(keyScopeAllows(JSON.parse('{"__proto__": {"task": ["read"]}}'), 'task', 'read')).toBe(false);
+  });
+});
+
+describe('@ApiKeyScope: what a route asks of a scoped key', () => {
+  it('a resource and action, or the handler bounding it, as the authentication guard reads them', () => {
+    const scoped = () => undefined;
+    const byHandler = () => undefined;
+    ApiKeyScope('search', 'read')(scoped);
+    ApiKeyScopeCheckedByHandler()(byHandler);
+    const rule = (handler: () => void) => new Reflector().get<ApiKeyScopeRule | undefined>(API_KEY_SCOPE, handler);
+    expect([rule(scoped), rule(byHandler), rule(() => undefined)]).toEqual([{ resource: 'search', action: 'read' }, 'handler', undefined]);
   });
 });

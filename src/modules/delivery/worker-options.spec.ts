@@ -1,6 +1,7 @@
 import { DELIVERY_ATTEMPTS, deliveryBackoffMs } from '../../queue/queues';
 import { TransientDeliveryError } from './delivery.runner';
-import { deliveryProcessorOptions } from './worker-options';
+import { WorkerHost } from '@nestjs/bullmq';
+import { closeWorker, deliveryProcessorOptions } from './worker-options';
 
 /** The wait BullMQ asks the delivery workers for before retry number `attemptsMade`, after `err`. */
 const backoff = (attemptsMade: number, err?: Error) => deliveryProcessorOptions().settings!.backoffStrategy!(attemptsMade, 'delivery', err) as number;
@@ -32,5 +33,15 @@ describe('the retry schedule of deliveries', () => {
 
   it('the workers are created without starting, with the lock settings of a quick recovery from a killed worker', () => {
     expect(deliveryProcessorOptions()).toMatchObject({ autorun: false, lockDuration: 15_000, stalledInterval: 5_000 });
+  });
+});
+
+describe('closeWorker', () => {
+  it("closes the processor's worker, waiting for it; a processor without a worker is left alone", async () => {
+    const events: string[] = [];
+    const worker = { close: async () => void events.push('closed') };
+    await closeWorker({ _worker: worker } as unknown as WorkerHost);
+    expect(events).toEqual(['closed']);
+    await expect(closeWorker({} as unknown as WorkerHost)).resolves.toBeUndefined();
   });
 });
