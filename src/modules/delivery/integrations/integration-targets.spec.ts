@@ -68,7 +68,7 @@ function setUp(rows: DeliveryWithTarget[], answer: Partial<OutboundResponse> = {
     fanOutMany: async (events: readonly TaskEvent[]) => events.map((e, i) => ({ id: `d-${e.id}`, target_type: i % 2 ? 'teamchat' : 'generic-webhook' })),
     listening: async (pairs: unknown[]) => {
       listened.push(pairs);
-      return new Set(['44444444-0000-4000-8000-000000000004 taskCreated']);
+      return new Set(['44444444-0000-4000-8000-000000000004 taskCreated', 'abcdef44-0000-4000-8000-000000000004 taskCreated']);
     },
   };
   const queues = { of: (channel: string) => ({ addBulk: async (jobs: unknown[]) => void queued.push({ channel, jobs }) }) };
@@ -195,7 +195,7 @@ describe('IntegrationTargets: the fan-out', () => {
     const personOnly = event({ kind: 'taskAssigned' });
     // The project id as the event has it, whatever its case.
     const upper = event({ project: { id: '44444444-0000-4000-8000-00000000000A'.toUpperCase(), name: 'Apollo', slug: 'APO' } });
-    const upperKnown = event({ project: { id: '44444444-0000-4000-8000-000000000004'.toUpperCase(), name: 'Apollo', slug: 'APO' } });
+    const upperKnown = event({ project: { id: 'ABCDEF44-0000-4000-8000-000000000004', name: 'Apollo', slug: 'APO' } });
     const found = await targets.mayDeliver([wanted, otherKind, personOnly, upper, upperKnown], {} as EntityManager);
     expect([...found]).toEqual([wanted, upperKnown]);
     expect(listened).toEqual([
