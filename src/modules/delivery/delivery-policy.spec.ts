@@ -1,5 +1,5 @@
 import { OutboundError } from '../../common/net/outbound-http';
-import { classifyStatus, parseRetryAfter, scrub, statusAfter, UnusableTargetError, Verdict, verdictOfError } from './delivery-policy';
+import { classifyStatus, parseRetryAfter, scrub, statusAfter, UnusableTargetError, urlSecrets, Verdict, verdictOfError } from './delivery-policy';
 
 describe('classifyStatus', () => {
   it.each([200, 201, 204, 299])('%i is delivered', (s) => expect(classifyStatus(s)).toEqual({ outcome: 'delivered' }));
@@ -54,6 +54,17 @@ describe('parseRetryAfter', () => {
     } finally {
       nowSpy.mockRestore();
     }
+  });
+});
+
+describe('urlSecrets', () => {
+  it('lists the URL and its path with its query, but not a bare /', () => {
+    expect(urlSecrets('https://hooks.example.test/services/T0/B0/KEY')).toEqual(['https://hooks.example.test/services/T0/B0/KEY', '/services/T0/B0/KEY']);
+    expect(urlSecrets('https://me.example.test/?token=s3cr3t')).toEqual(['https://me.example.test/?token=s3cr3t', '/?token=s3cr3t']);
+    expect(urlSecrets('https://me.example.test/')).toEqual(['https://me.example.test/']);
+    expect(urlSecrets('not a url')).toEqual(['not a url']);
+    // What a receiver quoting it leaves in the record.
+    expect(scrub('bad token in /?token=s3cr3t', urlSecrets('https://me.example.test/?token=s3cr3t'))).toBe('bad token in [redacted]');
   });
 });
 

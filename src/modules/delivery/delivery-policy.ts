@@ -26,6 +26,21 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Math.max(0, at - now);
 }
 
+/**
+ * The parts of a destination URL that may be secret, for scrub(): the whole URL and its path with
+ * its query (a chat webhook's key is in its path, some receivers' token in the query); `/` alone
+ * is no secret. A value that is not a URL is listed whole.
+ */
+export function urlSecrets(url: string): string[] {
+  try {
+    const u = new URL(url);
+    const rest = u.pathname + u.search;
+    return rest.length > 1 ? [url, rest] : [url];
+  } catch {
+    return [url];
+  }
+}
+
 /** `text` with every secret replaced, cut to EXCERPT characters, on one line. */
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;

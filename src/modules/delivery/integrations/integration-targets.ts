@@ -6,7 +6,7 @@ import { OutboundHttp } from '../../../common/net/outbound-http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { isIntegrationKind, TaskEvent } from '../../task/task-event';
 import { Channel, DELIVER_JOB, DeliveryJobData, IntegrationChannel } from '../channels';
-import { UnusableTargetError } from '../delivery-policy';
+import { UnusableTargetError, urlSecrets } from '../delivery-policy';
 import { DeliveryQueues } from '../delivery-queues';
 import { DeliveryTargets, nothingToSend, Preparation, SendOutcome } from '../target-kinds';
 import { INTEGRATION_FORMATS, Target } from './channel-formats';
@@ -117,16 +117,6 @@ export class IntegrationTargets implements DeliveryTargets {
 function secretsOf(t: Target): string[] {
   const out = [...t.signingSecrets];
   if (t.botToken) out.push(t.botToken);
-  if (t.webhookUrl) {
-    out.push(t.webhookUrl);
-    try {
-      const u = new URL(t.webhookUrl);
-      // The path with the query (a URL's secret may be in either); `/` alone is no secret.
-      const rest = u.pathname + u.search;
-      if (rest.length > 1) out.push(rest);
-    } catch {
-      /* not a URL: the whole value is already listed */
-    }
-  }
+  if (t.webhookUrl) out.push(...urlSecrets(t.webhookUrl));
   return out;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { OutboundHttp, OutboundRequest } from '../../../common/net/outbound-http';
 import { describeSmtpError, isPermanentSmtpError, MailerService } from '../../mail/mailer.service';
 import { PersonChannel } from '../channels';
-import { classifyStatus, parseRetryAfter, scrub } from '../delivery-policy';
+import { classifyStatus, parseRetryAfter, scrub, urlSecrets } from '../delivery-policy';
 import { SendOutcome } from '../target-kinds';
 import { notificationEmail, preferencesUrl, ServerpushSettings, serverpushRequest, TopicpushSettings, topicpushRequest, userWebhookRequest } from './channel-messages';
 import { messageText, notificationText } from './notification-text';
@@ -31,9 +31,10 @@ export interface PersonChannelSender {
   send(items: readonly PersonDeliveryRow[], target: PersonTarget, ctx: PersonSendContext): Promise<SendOutcome>;
 }
 
-/** Every secret an answer might echo, for scrubbing. */
+/** Every secret an answer might echo, for scrubbing: the push tokens, the webhook URL and its path with its query, the signing secrets. */
 function secretsOf(t: PersonTarget): string[] {
   const out = [...t.signingSecrets];
+  if (t.webhookUrl) out.push(...urlSecrets(t.webhookUrl));
   if (t.topicpush?.token) out.push(t.topicpush.token);
   if (t.serverpush?.token) out.push(t.serverpush.token, encodeURIComponent(t.serverpush.token));
   return out;
