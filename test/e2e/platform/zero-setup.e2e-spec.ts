@@ -86,7 +86,7 @@ describe('npm start with nothing configured', () => {
       const api = apiOf(proc);
       const health = await api.get('/health');
       expect(health.status).toBe(200);
-      expect(health.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
+      expect(health.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' }, redis: { mode: 'single' } });
 
       // The README's walk: sign up, a workspace, an API key, a project, a task, its status, search, activity.
       const signUp = await api.post('/auth/sign-up/email', { name: 'Ada', email: 'ada@example.com', password: 'correct horse' });
