@@ -23,19 +23,25 @@ import { navigate } from '../router';
 import { ListView } from './ListView';
 import { TaskPanel } from './TaskPanel';
 
-const CARD = 'card:';
-const isCard = (id: string | number) => String(id).startsWith(CARD);
+/** The column under the pointer (what a person aims at), else the one the card overlaps most (the keyboard has no pointer). */
+const columnUnder: CollisionDetection = (args) => {
+  const under = pointerWithin(args);
+  return under.length ? under : rectIntersection(args);
+};
 
 /**
- * What a drop lands on: a card under the pointer (the task goes before or after it), else the
- * column under the pointer (its end); without a pointer (the keyboard), what the card overlaps most.
+ * Where in `others` (a column's tasks but the dragged one, top to bottom) a card whose middle is at
+ * `middleY` goes: before the first card whose middle is below it. Read from the cards' boxes when
+ * the card is dropped, so that only the columns are drop targets while dragging (one per column:
+ * a target per card made every pointer move re-render the whole board; docs/benchmarks.md).
  */
-const dropTarget: CollisionDetection = (args) => {
-  const under = pointerWithin(args);
-  const hits = under.length ? under : rectIntersection(args);
-  const card = hits.find((h) => isCard(h.id));
-  return card ? [card] : hits.filter((h) => !isCard(h.id)).slice(0, 1);
-};
+function indexAt(others: Task[], middleY: number): number {
+  const i = others.findIndex((t) => {
+    const box = document.querySelector(`[data-task="${t.id}"]`)?.getBoundingClientRect();
+    return box !== undefined && box.top + box.height / 2 > middleY;
+  });
+  return i === -1 ? others.length : i;
+}
 
 /** A column's tasks with `task` placed at `index` (taken out of wherever it was). */
 function placed(column: Task[], task: Task, index: number): Task[] {
@@ -100,25 +106,16 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   const onDragEnd = (e: DragEndEvent) => {
     const list = tasks.data ?? [];
     const task = list.find((t) => t.id === e.active.id);
-    const over = e.over;
-    if (!task || !over) return;
-    const onCard = isCard(over.id) ? list.find((t) => CARD + t.id === over.id) : undefined;
-    const status = onCard ? onCard.status : String(over.id);
+    if (!task || !e.over) return;
+    const status = String(e.over.id);
     const column = list.filter((t) => t.status === status);
-    let order: string[] | null = null;
-    if (onCard && onCard.id !== task.id) {
-      // Before the card under it, or after it when the dragged card's middle is below that card's.
-      const dragged = e.active.rect.current.translated;
-      const below = dragged !== null && dragged.top + dragged.height / 2 > over.rect.top + over.rect.height / 2;
-      const others = column.filter((t) => t.id !== task.id);
-      const index = others.indexOf(onCard) + (below ? 1 : 0);
-      const next = placed(column, task, index);
-      const last = index === others.length && status !== task.status;
-      if (!last && next.map((t) => t.id).join() !== column.map((t) => t.id).join()) order = next.map((t) => t.id);
-    } else if (!onCard && status === task.status && column[column.length - 1]?.id !== task.id) {
-      // Dropped in its own column but on no card (below the last one, say): to the end.
-      order = placed(column, task, column.length - 1).map((t) => t.id);
-    }
+    const others = column.filter((t) => t.id !== task.id);
+    // Before the first card whose middle is below the dragged card's middle; at the end without one.
+    const dragged = e.active.rect.current.translated;
+    const index = dragged ? indexAt(others, dragged.top + dragged.height / 2) : others.length;
+    const next = placed(column, task, index).map((t) => t.id);
+    // A change of column to its end needs no order (the API puts it there); within a column, only a new order.
+    const order = (status !== task.status && index === others.length) || next.join() === column.map((t) => t.id).join() ? null : next;
     if (status !== task.status || order) move.mutate({ task, status, order });
   };
 
@@ -186,7 +183,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
           />
         )}
         {view === 'board' && columns.data && tasks.data && project.data && (
-          <DndContext sensors={sensors} collisionDetection={dropTarget} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
+          <DndContext sensors={sensors} collisionDetection={columnUnder} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
             <div className="board" role="list" aria-label="Columns">
               {columns.data.map((c) => (
                 <BoardColumn
@@ -219,13 +216,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
 
 function announcements(columns: Column[], tasks: Task[]) {
   const title = (id: string | number) => tasks.find((t) => t.id === id)?.title ?? 'task';
-  const column = (id: string | number | undefined) => {
-    if (id !== undefined && isCard(id)) {
-      const card = tasks.find((t) => CARD + t.id === id);
-      return `${card?.title ?? 'a task'} in ${columns.find((c) => c.slug === card?.status)?.name ?? 'its column'}`;
-    }
-    return columns.find((c) => c.slug === id)?.name ?? 'no column';
-  };
+  const column = (id: string | number | undefined) => columns.find((c) => c.slug === id)?.name ?? 'no column';
   return {
     onDragStart: ({ active }: { active: { id: string | number } }) => `Picked up ${title(active.id)}.`,
     onDragOver: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) => `${title(active.id)} is over ${column(over?.id)}.`,
@@ -255,19 +246,9 @@ function BoardColumn(props: { column: Column; projectId: string; projectSlug: st
 
 function TaskCard({ task, projectSlug, canMove, onOpen }: { task: Task; projectSlug: string; canMove: boolean; onOpen: () => void }) {
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: task.id, disabled: !canMove });
-  // A card is also a place to drop another before or after (not itself).
-  const drop = useDroppable({ id: CARD + task.id, disabled: !canMove || isDragging });
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
   return (
-    <li
-      ref={(node) => {
-        setNodeRef(node);
-        drop.setNodeRef(node);
-      }}
-      style={style}
-      className={`card${isDragging ? ' dragging' : ''}${drop.isOver ? ' over' : ''}`}
-      data-task={task.id}
-    >
+    <li ref={setNodeRef} style={style} className={`card${isDragging ? ' dragging' : ''}`} data-task={task.id}>
       <button type="button" className="card-open" onClick={onOpen}>
         <span className="key">
           {projectSlug}-{task.number}
