@@ -1,3 +1,4 @@
+import { taskEvent } from '../../../test/support/task-event';
 import { Logger } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import { WorkerSettings } from '../../queue/worker-settings';
@@ -7,17 +8,7 @@ import { FanOutProcessor } from './fan-out.processor';
 
 /** The fan-out of a job of task events, with the target kinds stood in for (each counts what it was handed). */
 
-const event = (n: number, over: Partial<TaskEvent> = {}): TaskEvent => ({
-  id: `11111111-0000-4000-8000-00000000000${n}`,
-  kind: 'taskCreated',
-  occurredAt: '2030-01-02T03:04:05.678Z',
-  workspaceId: '33333333-0000-4000-8000-000000000003',
-  project: { id: '44444444-0000-4000-8000-000000000004', name: 'Apollo', slug: 'APO' },
-  task: { id: '55555555-0000-4000-8000-000000000005', number: 1, title: 'Launch', description: null, status: 'to-do', priority: 'low', assigneeId: null },
-  actor: null,
-  data: {},
-  ...over,
-});
+const event = (n: number, over: Partial<TaskEvent> = {}): TaskEvent => taskEvent({ id: `11111111-0000-4000-8000-00000000000${n}`, ...over });
 
 function setUp() {
   const handed: Record<string, string[][]> = { person: [], integration: [] };

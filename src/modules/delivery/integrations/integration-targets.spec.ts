@@ -1,3 +1,4 @@
+import { taskEvent } from '../../../../test/support/task-event';
 import { createHmac } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { CryptoService } from '../../../common/crypto/crypto.service';
@@ -21,17 +22,7 @@ const DELIVERY = '11111111-0000-4000-8000-000000000001';
 const WEBHOOK_URL = 'https://hooks.example.test/in/PATH-SECRET?k=QUERY-SECRET';
 const SEALED = (plain: string) => `sealed:${plain}`;
 
-const event = (over: Partial<TaskEvent> = {}): TaskEvent => ({
-  id: '22222222-0000-4000-8000-000000000002',
-  kind: 'taskCreated',
-  occurredAt: '2030-01-02T03:04:05.678Z',
-  workspaceId: '33333333-0000-4000-8000-000000000003',
-  project: { id: '44444444-0000-4000-8000-000000000004', name: 'Apollo', slug: 'APO' },
-  task: { id: '55555555-0000-4000-8000-000000000005', number: 1, title: 'Launch', description: null, status: 'to-do', priority: 'low', assigneeId: null },
-  actor: null,
-  data: {},
-  ...over,
-});
+const event = taskEvent;
 
 const delivery = (over: Partial<DeliveryWithTarget> = {}): DeliveryWithTarget => ({
   id: DELIVERY,

@@ -1,19 +1,10 @@
 import { OutboundHttp, OutboundRequest, OutboundResponse } from '../../../common/net/outbound-http';
 import { MailerService } from '../../mail/mailer.service';
-import { TaskEvent } from '../../task/task-event';
+import { taskEvent } from '../../../../test/support/task-event';
 import { PersonChannels, PersonTarget } from './person-channels';
 import { PersonDeliveryRow } from './person-delivery.repository';
 
-const event: TaskEvent = {
-  id: '11111111-1111-4111-8111-111111111111',
-  kind: 'taskCreated',
-  occurredAt: '2030-01-02T03:04:05.678Z',
-  workspaceId: 'w',
-  project: { id: 'p', name: 'Apollo', slug: 'APO' },
-  task: { id: 't', number: 1, title: 'Launch', description: null, status: 'to-do', priority: 'low', assigneeId: null },
-  actor: null,
-  data: {},
-};
+const event = taskEvent();
 const row = { id: 'd-1', payload: event } as PersonDeliveryRow;
 const target = (over: Partial<PersonTarget>): PersonTarget => ({ email: null, topicpush: null, serverpush: null, webhookUrl: null, signingSecrets: [], ...over });
 
