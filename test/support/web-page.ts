@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { startTestApp, TestApp } from './app';
 import { launchBrowser } from './browser';
 
@@ -14,6 +14,20 @@ export async function newPage(browser: Browser, origin: string): Promise<{ page:
   page.on('console', (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   return { page, problems, close: () => context.close() };
+}
+
+/**
+ * Drags `handle` with the mouse and drops it at (x, y): pressed at its middle, moved 10 px first
+ * (past dnd-kit's 5 px activation distance), then carried there in steps.
+ */
+export async function dragTo(page: Page, handle: Locator, x: number, y: number): Promise<void> {
+  const from = (await handle.boundingBox())!;
+  const [cx, cy] = [from.x + from.width / 2, from.y + from.height / 2];
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx, cy + 10, { steps: 3 });
+  await page.mouse.move(x, y, { steps: 10 });
+  await page.mouse.up();
 }
 
 /** A task's card on the board (the button that opens it). */

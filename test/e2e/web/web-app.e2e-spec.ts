@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import type { TestApp } from '../../support/app';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { until } from '../../support/until';
-import { axeViolations, card, newPage as openPage, signIn, startWebApp, type WebApp } from '../../support/web-page';
+import { axeViolations, card, dragTo, newPage as openPage, signIn, startWebApp, type WebApp } from '../../support/web-page';
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** The web app in a real Chromium against the real service (API and worker in one process). */
@@ -50,22 +50,12 @@ describe('the web app', () => {
 
       // Drag "Oil the gears" by its handle into In Progress.
       const handle = page.getByRole('button', { name: 'Move Oil the gears' });
-      const from = (await handle.boundingBox())!;
       const to = (await inProgress.boundingBox())!;
-      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(from.x + 20, from.y + 20, { steps: 5 });
-      await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
-      await page.mouse.up();
+      await dragTo(page, handle, to.x + to.width / 2, to.y + 40);
       await inProgress.locator('button.card-open', { hasText: 'Oil the gears' }).waitFor();
       // And back to the left, onto the column under the pointer.
-      const back = (await handle.boundingBox())!;
       const left = (await todo.boundingBox())!;
-      await page.mouse.move(back.x + back.width / 2, back.y + back.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(back.x - 20, back.y + 20, { steps: 5 });
-      await page.mouse.move(left.x + left.width / 2, left.y + 40, { steps: 10 });
-      await page.mouse.up();
+      await dragTo(page, handle, left.x + left.width / 2, left.y + 40);
       await todo.locator('button.card-open', { hasText: 'Oil the gears' }).waitFor();
       await until('the API to have it back in To Do', async () => {
         const pid = new URL(page.url()).pathname.split('/')[4];
@@ -73,12 +63,7 @@ describe('the web app', () => {
         return list.data.find((x) => x.title === 'Oil the gears')?.status === 'to-do';
       });
       // Across again, for the rest of the journey.
-      const again = (await handle.boundingBox())!;
-      await page.mouse.move(again.x + again.width / 2, again.y + again.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(again.x + 20, again.y + 20, { steps: 5 });
-      await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
-      await page.mouse.up();
+      await dragTo(page, handle, to.x + to.width / 2, to.y + 40);
       await inProgress.locator('button.card-open', { hasText: 'Oil the gears' }).waitFor();
       // The API has it too, once the move's request has been answered (the card moved before it was sent).
       const projectId = new URL(page.url()).pathname.split('/')[4];
@@ -387,13 +372,8 @@ describe('the web app', () => {
       ((await t.api.get(`/task/tasks/${project.id}?status=${slug}&sortBy=position&sortOrder=asc`, owner.token)).body.data as { title: string }[]).map((x) => x.title);
     // Drags a task's handle to a point of another card: its upper or lower quarter.
     const drag = async (title: string, onto: string, half: 'upper' | 'lower') => {
-      const from = (await page.getByRole('button', { name: `Move ${title}` }).boundingBox())!;
       const to = (await card(page, onto).boundingBox())!;
-      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 10, { steps: 3 });
-      await page.mouse.move(to.x + to.width / 2, to.y + (half === 'upper' ? to.height / 4 : (to.height * 3) / 4), { steps: 10 });
-      await page.mouse.up();
+      await dragTo(page, page.getByRole('button', { name: `Move ${title}` }), to.x + to.width / 2, to.y + (half === 'upper' ? to.height / 4 : (to.height * 3) / 4));
     };
     try {
       await signIn(page, owner.user.email, 'correct horse battery');
@@ -454,13 +434,8 @@ describe('the web app', () => {
       // In Review goes away behind the board's back (a column change is not a task event).
       const columns = (await t.api.get(`/column/${project.id}`, owner.token)).body as { id: string; slug: string }[];
       expect((await t.api.delete(`/column/${columns.find((c) => c.slug === 'in-review')!.id}`, owner.token)).status).toBe(200);
-      const from = (await page.getByRole('button', { name: 'Move Stay put' }).boundingBox())!;
       const to = (await page.locator('[data-column="in-review"]').boundingBox())!;
-      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(from.x + 20, from.y + 20, { steps: 3 });
-      await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
-      await page.mouse.up();
+      await dragTo(page, page.getByRole('button', { name: 'Move Stay put' }), to.x + to.width / 2, to.y + 40);
       await page
         .getByRole('alert')
         .filter({ hasText: /Invalid status|not valid/i })
