@@ -4,8 +4,8 @@ import type { ClaimedOutboxRow } from './outbox.repository';
 
 /**
  * Of a batch of claimed rows of one queue, the ones anybody will consume. The relay publishes
- * those and deletes the others without a job: an event nobody hears costs its outbox row and
- * nothing more (docs/integrations.md, "Events nobody hears of"). A filter must keep every row it
+ * those and deletes the others without a job: an event nobody receives costs its outbox row and
+ * nothing more (docs/integrations.md, "Events nobody receives"). A filter must keep every row it
  * cannot judge (a payload it does not understand), so the consumer sees and records it.
  */
 export type OutboxFilter = (rows: readonly ClaimedOutboxRow[], m: EntityManager) => Promise<readonly ClaimedOutboxRow[]>;

@@ -34,7 +34,7 @@ export class OutboxSignal implements OnModuleInit, EntitySubscriberInterface {
     private readonly wake: OutboxWakeRepository,
   ) {}
 
-  /** Hears the commits of TypeORM transactions (a subscriber of the data source). */
+  /** Is told of the commits of TypeORM transactions (a subscriber of the data source). */
   onModuleInit(): void {
     if (!this.ds.subscribers.includes(this)) this.ds.subscribers.push(this);
   }

@@ -171,7 +171,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * Publishes one batch; answers how many rows it moved once their jobs are queued. The rows'
    * delete and the commit of their transaction follow without holding up the next batch, whose
    * claim passes over these rows while they are still locked (SKIP LOCKED): a stream of changes
-   * waits for the claim, the audience question and the publication of the batch before it, not for
+   * waits for the claim, the filter of who receives each row and the publication of the batch before it, not for
    * its delete and commit too (docs/architecture.md, "The path of an event"). A full batch (a
    * backlog) answers after its commit instead: a claim before then would only step over its locked
    * rows. Should a delete or commit fail, the rows stay and are published again later, and BullMQ

@@ -1,7 +1,7 @@
 import { EventKind, TaskEvent } from '../../task/task-event';
 
 /**
- * Who hears of an event (docs/notifications.md, "Who hears of what"): the task's assignee, of a
+ * Who is notified of an event (docs/notifications.md, "Who hears of what"): the task's assignee, of a
  * task created for them, of being assigned, and of status changes, comments and time logged by
  * someone else. Title, description and priority changes notify nobody. Pure.
  */
