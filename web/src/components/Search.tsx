@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { api, must } from '../api/client';
 import type { Project, SearchComment, Task } from '../api/types';
 import { navigate } from '../router';
+import { useProjects } from '../workspace-queries';
 import { Empty, ErrorState, Loading } from './States';
 
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -106,11 +107,7 @@ function SearchDialog({ workspaceId, onClose: done }: { workspaceId: string | nu
     staleTime: 5_000,
   });
   // The projects' keys (MILL in MILL-2), from the list the workspace page shows too.
-  const projects = useQuery({
-    queryKey: ['projects', workspaceId],
-    queryFn: async () => must(await api.GET('/api/project', { params: { query: { workspaceId: workspaceId! } } })),
-    enabled: !!workspaceId,
-  });
+  const projects = useProjects(workspaceId);
   const slugOf = (projectId: string) => projects.data?.find((p) => p.id === projectId)?.slug;
 
   const hits: Hit[] = search.data

@@ -22,6 +22,7 @@ import { usePermissions } from '../permissions';
 import { navigate } from '../router';
 import { ListView } from './ListView';
 import { TaskPanel } from './TaskPanel';
+import { useColumns, useProject } from '../workspace-queries';
 
 /** The column under the pointer (what a person aims at), else the one the card overlaps most (the keyboard has no pointer). */
 const columnUnder: CollisionDetection = (args) => {
@@ -64,8 +65,8 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   const queryClient = useQueryClient();
   const live = useLiveEvents(workspaceId);
   const can = usePermissions(workspaceId);
-  const project = useQuery({ queryKey: ['project', projectId], queryFn: async () => must(await api.GET('/api/project/{id}', { params: { path: { id: projectId } } })) });
-  const columns = useQuery({ queryKey: ['columns', projectId], queryFn: async () => must(await api.GET('/api/column/{projectId}', { params: { path: { projectId } } })) });
+  const project = useProject(projectId);
+  const columns = useColumns(projectId);
   const tasks = useQuery({ queryKey: ['tasks', projectId], queryFn: () => allTasks(projectId) });
   const [moveError, setMoveError] = useState<unknown>(null);
 

@@ -1,13 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../api/client';
+import { BackToBoard } from '../components/BackToBoard';
 import { Header } from '../components/Header';
 import { ErrorState } from '../components/States';
 import { useLiveEvents } from '../live';
 import { usePermissions } from '../permissions';
-import { navigate } from '../router';
 import { HostedgitCard, SelfgitCard } from './integrations/GitHosts';
 import { NotifierCard } from './integrations/NotifierCard';
 import { NOTIFIERS } from './integrations/notifiers';
+import { useProject } from '../workspace-queries';
 
 /**
  * A project's integrations (docs/integrations.md, docs/git-hosts.md): the four that notify, each
@@ -18,24 +17,13 @@ export function IntegrationsPage({ workspaceId, projectId }: { workspaceId: stri
   const can = usePermissions(workspaceId);
   // Task events make the delivery logs fetch again (docs/live-events.md).
   useLiveEvents(workspaceId);
-  const project = useQuery({ queryKey: ['project', projectId], queryFn: async () => must(await api.GET('/api/project/{id}', { params: { path: { id: projectId } } })) });
+  const project = useProject(projectId);
   const canManage = can('workspace', 'manage_settings');
-  const boardPath = `/w/${workspaceId}/p/${projectId}`;
   return (
     <>
       <Header workspaceId={workspaceId} title={project.data ? `${project.data.name}: integrations` : 'Integrations'} />
       <main className="page integrations-page">
-        <nav aria-label="Project">
-          <a
-            href={boardPath}
-            onClick={(e) => {
-              e.preventDefault();
-              navigate(boardPath);
-            }}
-          >
-            ← Back to the board
-          </a>
-        </nav>
+        <BackToBoard workspaceId={workspaceId} projectId={projectId} />
         {project.error && <ErrorState error={project.error} />}
         {!project.error && (
           <>

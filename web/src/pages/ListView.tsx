@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, must } from '../api/client';
-import { useMembers } from '../members';
+import { useLabels, useMembers } from '../workspace-queries';
 import type { Column, Task } from '../api/types';
 import { Empty } from '../components/States';
 import { PRIORITIES, priorityName } from '../format';
@@ -26,10 +26,7 @@ export function ListView({
   const [assignee, setAssignee] = useState('');
   const [priority, setPriority] = useState('');
   const [label, setLabel] = useState('');
-  const catalogue = useQuery({
-    queryKey: ['labels', workspaceId],
-    queryFn: async () => must(await api.GET('/api/label/workspace/{workspaceId}', { params: { path: { workspaceId } } })),
-  });
+  const catalogue = useLabels(workspaceId);
   // The tasks that carry the chosen label (a change of a task's labels refetches it: TaskPanel.tsx).
   const carrying = useQuery({
     queryKey: ['labels', workspaceId, label, 'tasks'],

@@ -5,6 +5,7 @@ import type { NotificationPreferences, PreferencesBody, Workspace, WorkspaceRule
 import { Header } from '../components/Header';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { navigate } from '../router';
+import { useProjects } from '../workspace-queries';
 
 const PREFS_KEY = ['notification-preferences'];
 const CHANNELS = ['email', 'topicpush', 'serverpush', 'webhook'] as const;
@@ -229,10 +230,7 @@ function Rules({ prefs }: { prefs: NotificationPreferences }) {
 function RuleForm({ workspace, prefs, rule }: { workspace: Workspace; prefs: NotificationPreferences; rule: WorkspaceRule | null }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const projects = useQuery({
-    queryKey: ['projects', workspace.id],
-    queryFn: async () => must(await api.GET('/api/project', { params: { query: { workspaceId: workspace.id } } })),
-  });
+  const projects = useProjects(workspace.id);
   // A new rule starts active, for all projects, each channel as it is globally (docs/notifications.md, "Workspace rules").
   const initial = (r: WorkspaceRule | null) => ({
     isActive: r?.isActive ?? true,

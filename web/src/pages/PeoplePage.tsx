@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
-import { useMembers } from '../members';
+import { useMembers } from '../workspace-queries';
 import type { Invitation, Member } from '../api/types';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { Header } from '../components/Header';

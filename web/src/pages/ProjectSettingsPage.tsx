@@ -1,12 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import type { Column, Project } from '../api/types';
 import { ConfirmButton } from '../components/ConfirmButton';
+import { BackToBoard } from '../components/BackToBoard';
 import { Header } from '../components/Header';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { usePermissions } from '../permissions';
 import { navigate } from '../router';
+import { useColumns, useProject } from '../workspace-queries';
 
 /**
  * A project's settings (docs/api.md, "project" and "column"): its name, key, description and
@@ -15,24 +17,13 @@ import { navigate } from '../router';
  */
 export function ProjectSettingsPage({ workspaceId, projectId }: { workspaceId: string; projectId: string }) {
   const can = usePermissions(workspaceId);
-  const project = useQuery({ queryKey: ['project', projectId], queryFn: async () => must(await api.GET('/api/project/{id}', { params: { path: { id: projectId } } })) });
-  const boardPath = `/w/${workspaceId}/p/${projectId}`;
+  const project = useProject(projectId);
   const canUpdate = can('project', 'update');
   return (
     <>
       <Header workspaceId={workspaceId} title={project.data ? `${project.data.name}: settings` : 'Project settings'} />
       <main className="page settings-page">
-        <nav aria-label="Project">
-          <a
-            href={boardPath}
-            onClick={(e) => {
-              e.preventDefault();
-              navigate(boardPath);
-            }}
-          >
-            ← Back to the board
-          </a>
-        </nav>
+        <BackToBoard workspaceId={workspaceId} projectId={projectId} />
         {project.isPending && <Loading what="the project" />}
         {project.error && <ErrorState error={project.error} />}
         {project.data && (
@@ -111,7 +102,7 @@ function Details({ project, canUpdate }: { project: Project; canUpdate: boolean 
 /** The board's columns: add, rename, move left or right (PUT /api/column/reorder), delete an empty one. */
 function Columns({ projectId, canUpdate }: { projectId: string; canUpdate: boolean }) {
   const queryClient = useQueryClient();
-  const columns = useQuery({ queryKey: ['columns', projectId], queryFn: async () => must(await api.GET('/api/column/{projectId}', { params: { path: { projectId } } })) });
+  const columns = useColumns(projectId);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['columns', projectId] });
   const [name, setName] = useState('');
   const [focus, setFocus] = useState<{ id: string; dir: 'left' | 'right' } | null>(null);

@@ -3,7 +3,7 @@ import { api, must } from '../api/client';
 import type { Column } from '../api/types';
 import { ErrorState, Loading } from '../components/States';
 import { priorityName, when } from '../format';
-import { useMembers } from '../members';
+import { useMembers } from '../workspace-queries';
 
 type Entry = Awaited<ReturnType<typeof history>>[number];
 const history = async (taskId: string) => must(await api.GET('/api/activity/{taskId}', { params: { path: { taskId } } }));

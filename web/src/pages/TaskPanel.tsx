@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Markdown from 'react-markdown';
 import { api, must } from '../api/client';
-import { useMembers } from '../members';
+import { useLabels, useMembers, useProjects } from '../workspace-queries';
 import type { Column, Task } from '../api/types';
 import { ErrorState, Loading } from '../components/States';
 import { usePermissions } from '../permissions';
@@ -206,10 +206,7 @@ function AssigneeField({ workspaceId, value, disabled, onChange }: { workspaceId
 
 function Labels({ workspaceId, taskId, editable }: { workspaceId: string; taskId: string; editable: boolean }) {
   const queryClient = useQueryClient();
-  const catalogue = useQuery({
-    queryKey: ['labels', workspaceId],
-    queryFn: async () => must(await api.GET('/api/label/workspace/{workspaceId}', { params: { path: { workspaceId } } })),
-  });
+  const catalogue = useLabels(workspaceId);
   const onTask = useQuery({ queryKey: ['task', taskId, 'labels'], queryFn: async () => must(await api.GET('/api/label/task/{taskId}', { params: { path: { taskId } } })) });
   // What was asked for, set in the click's own render (a controlled box would otherwise spring back until the request starts).
   const [asked, setAsked] = useState<Record<string, boolean>>({});
@@ -388,7 +385,7 @@ function Comments({ taskId, canComment }: { taskId: string; canComment: boolean 
 
 function MoveTask({ workspaceId, task }: { workspaceId: string; task: Task }) {
   const queryClient = useQueryClient();
-  const projects = useQuery({ queryKey: ['projects', workspaceId], queryFn: async () => must(await api.GET('/api/project', { params: { query: { workspaceId } } })) });
+  const projects = useProjects(workspaceId);
   const [to, setTo] = useState('');
   const move = useMutation({
     mutationFn: async () => must(await api.PUT('/api/task/move/{id}', { params: { path: { id: task.id } }, body: { destinationProjectId: to } })),

@@ -4,6 +4,7 @@ import { api, must } from '../api/client';
 import type { TaskRelation as Relation } from '../api/types';
 import { ErrorState, Loading } from '../components/States';
 import { navigate } from '../router';
+import { useProjects } from '../workspace-queries';
 
 type RelationType = Relation['relationType'];
 
@@ -32,7 +33,7 @@ export function TaskRelations({ workspaceId, taskId, editable }: { workspaceId: 
     queryKey: ['task', taskId, 'relations'],
     queryFn: async () => must(await api.GET('/api/task-relation/{taskId}', { params: { path: { taskId } } })),
   });
-  const projects = useQuery({ queryKey: ['projects', workspaceId], queryFn: async () => must(await api.GET('/api/project', { params: { query: { workspaceId } } })) });
+  const projects = useProjects(workspaceId);
   const keyOf = (t: { projectId: string; number: number }) => `${projects.data?.find((p) => p.id === t.projectId)?.slug ?? '#'}-${t.number}`;
   const [kind, setKind] = useState<(typeof KINDS)[number]['value']>('related');
   const [text, setText] = useState('');

@@ -1,19 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import { Header } from '../components/Header';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { usePermissions } from '../permissions';
 import { navigate } from '../router';
+import { useProjects } from '../workspace-queries';
 
 /** A workspace's projects, and making one (when the caller's roles allow it). */
 export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();
   const can = usePermissions(workspaceId);
-  const projects = useQuery({
-    queryKey: ['projects', workspaceId],
-    queryFn: async () => must(await api.GET('/api/project', { params: { query: { workspaceId } } })),
-  });
+  const projects = useProjects(workspaceId);
   const [name, setName] = useState('');
   const create = useMutation({
     mutationFn: async () => must(await api.POST('/api/project', { body: { name, workspaceId } })),
