@@ -253,9 +253,10 @@ describe('the web app', () => {
       await panel.getByRole('combobox', { name: /^Kind of relation/ }).selectOption({ label: 'Has subtask' });
       await panel.getByLabel('Find a task').fill('gears');
       await panel.getByRole('button', { name: /^Relate .*Cut the gears/ }).click();
+      // The relation's entry in the list, there once the API has answered (the search's own result button names the task too).
       await panel
-        .getByRole('button', { name: /Cut the gears/ })
-        .first()
+        .locator('.relations li', { hasText: 'Has subtask' })
+        .getByRole('button', { name: /^\S+-\d+ Cut the gears$/ })
         .waitFor();
       const stored = async () => (await t.api.get(`/task-relation/${parent.id}`, owner.token)).body as { sourceTaskId: string; targetTaskId: string; relationType: string }[];
       expect((await stored()).map((r) => [r.sourceTaskId, r.targetTaskId, r.relationType])).toEqual([[parent.id, child.id, 'subtask']]);
@@ -503,7 +504,19 @@ describe('the web app', () => {
   it('the app answers its routes at any depth, and /api stays the API', async () => {
     const deep = await fetch(`${origin}/w/whatever/p/else`);
     expect([deep.status, deep.headers.get('content-type')]).toEqual([200, expect.stringContaining('text/html')]);
-    expect(await deep.text()).toContain('<div id="root">');
+    const page = await deep.text();
+    expect(page).toContain('<div id="root">');
+    expect(deep.headers.get('cache-control')).toBe('no-cache');
+    // The page's scripts: content-hashed, so cached for good; a missing one is a 404, not the page.
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page)![1];
+    const asset = await fetch(`${origin}${script}`);
+    expect([asset.status, asset.headers.get('cache-control'), asset.headers.get('content-type')]).toEqual([
+      200,
+      'public, max-age=31536000, immutable',
+      expect.stringContaining('javascript'),
+    ]);
+    const missing = await fetch(`${origin}/assets/missing-0000.js`);
+    expect([missing.status, await missing.json()]).toEqual([404, { message: expect.any(String) }]);
     const api = await fetch(`${origin}/api/nope`);
     expect([api.status, await api.json()]).toEqual([404, { message: expect.any(String) }]);
   });
