@@ -22,5 +22,7 @@ export function ensureWebApp(): void {
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(ROOT, 'web', 'vite.config.ts'), '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: 'inherit',
+    // The build users get (npm run build): Jest's NODE_ENV=test would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }
