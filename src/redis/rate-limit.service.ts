@@ -74,9 +74,7 @@ export class RateLimitService {
    */
   async accountAttempt<T>(account: string, maxFailures: number, attempt: () => Promise<T>): Promise<T> {
     if (!maxFailures) return attempt();
-    const id = createHash('sha256').update(account).digest('base64url');
-    const failures = this.redis.key('rl', 'sign-in-failures', id);
-    const lock = this.redis.key('rl', 'sign-in-lock', id);
+    const { failures, lock } = this.accountKeys(account);
     const locked = await this.run((c) => c.pttl(lock));
     if (locked !== null && locked > 0) throw new TooManyRequestsError(Math.max(1, Math.ceil(locked / 1000)));
     try {
@@ -89,6 +87,20 @@ export class RateLimitService {
       else if (status < 500) await this.run((c) => c.del(failures, lock));
       throw err;
     }
+  }
+
+  /**
+   * Ends `account`'s failure count and lock: its owner proved control of the address another way
+   * (a password reset through the emailed link), so the guesses before no longer hold them out.
+   */
+  async clearAccount(account: string): Promise<void> {
+    const { failures, lock } = this.accountKeys(account);
+    await this.run((c) => c.del(failures, lock));
+  }
+
+  private accountKeys(account: string): { failures: string; lock: string } {
+    const id = createHash('sha256').update(account).digest('base64url');
+    return { failures: this.redis.key('rl', 'sign-in-failures', id), lock: this.redis.key('rl', 'sign-in-lock', id) };
   }
 
   private count(bucket: string): Promise<[number, number] | null> {

@@ -75,12 +75,18 @@ export class AccountController {
   @Post('reset-password')
   @ApiAnswer('{status: true}', StatusAnswer)
   @HttpCode(200)
-  @ApiOperation({ summary: "Set a new password with the reset link's token (works once, for 1 h); every session of the user is revoked, API keys stay" })
+  @ApiOperation({
+    summary:
+      "Set a new password with the reset link's token (works once, for 1 h); every session, API key and linked sign-in identity of the user ends, and the address's failed sign-in lock with them",
+  })
   @ApiErrors([400, 'Invalid or expired token', 'newPassword must be at least 8 characters'], [429, 'Too many requests'])
   async resetPassword(@Body() dto: ResetPasswordDto, @Req() req: Request) {
     // Token guesses count per client address with sign-in (docs/accounts.md, "Tokens").
     await this.rateLimit.hit(`auth:${req.ip}`, this.config.rateLimits.auth);
-    return this.account.resetPassword(dto);
+    const { email } = await this.account.resetPassword(dto);
+    // The emailed link proved the address: earlier failed sign-ins no longer lock it (docs/accounts.md, "Failed sign-ins").
+    await this.rateLimit.clearAccount(email);
+    return { status: true as const };
   }
 
   @ApiBearerAuth()

@@ -79,12 +79,13 @@ export class AccountService {
    * link came to it), and every session, API key and linked sign-in identity made before it ends
    * (docs/accounts.md, "When an address is proven").
    */
-  async resetPassword(dto: ResetPasswordDto): Promise<{ status: true }> {
+  /** Sets the password the reset token allows; answers the address it was sent to (the account's). */
+  async resetPassword(dto: ResetPasswordDto): Promise<{ email: string }> {
     const tokenHash = CryptoService.sha256(dto.token);
     // A cheap look first, so that a made-up token costs no password hash.
     if (!(await this.tokens.isLive('reset-password', tokenHash))) throw new BadRequestException(INVALID_TOKEN);
     const passwordHash = await argon2.hash(dto.newPassword, { type: argon2.argon2id });
-    await this.ds.transaction(async (m) => {
+    return this.ds.transaction(async (m) => {
       const spent = await this.tokens.take('reset-password', tokenHash, m);
       if (!spent?.live) throw new BadRequestException(INVALID_TOKEN);
       // The row lock serialises this with other changes to how the user signs in.
@@ -93,8 +94,8 @@ export class AccountService {
       if (!owner || owner.email !== spent.email) throw new BadRequestException(INVALID_TOKEN);
       await this.users.setPasswordHash(owner.id, passwordHash, true, m);
       await this.auth.endCredentials(owner.id, m);
+      return { email: owner.email };
     });
-    return { status: true };
   }
 
   /**

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { Res } from '../../support/api';
+import { sql } from '../../support/fixtures';
 
 /**
  * Failed sign-ins are also counted per email address, known or not, across client addresses
@@ -83,6 +84,29 @@ describe('per-account back-off on failed sign-ins', () => {
     expect((await signIn(user.user.email, user.password)).status).toBe(200);
     expect(await fail(user.user.email, LIMIT)).toEqual(Array(LIMIT).fill(401));
     expect((await signIn(user.user.email, user.password)).status).toBe(429);
+  });
+
+  it("a password reset through the emailed link ends the address's lock at once", async () => {
+    const user = await t.api.signUp();
+    expect(await fail(user.user.email, LIMIT)).toEqual(Array(LIMIT).fill(401));
+    expect((await signIn(user.user.email, user.password)).status).toBe(429);
+    // The token the reset email would carry (stored by its SHA-256, as the service stores it).
+    const token = randomBytes(32).toString('base64url');
+    const tokenHash = createHash('sha256').update(token).digest('hex');
+    await sql(t.databaseUrl, `INSERT INTO user_token (user_id, purpose, token_hash, email, expires_at) VALUES ($1, 'reset-password', $2, $3, now() + interval '1 hour')`, [
+      user.user.id,
+      tokenHash,
+      user.user.email,
+    ]);
+    // A refused reset (a wrong token) leaves the lock.
+    expect((await t.api.post('/auth/reset-password', { token: 'not the token', newPassword: 'a new password' })).status).toBe(400);
+    expect((await signIn(user.user.email, user.password)).status).toBe(429);
+    const reset = await t.api.post('/auth/reset-password', { token, newPassword: 'a new password' });
+    expect([reset.status, reset.body]).toEqual([200, { status: true }]);
+    expect((await signIn(user.user.email, 'a new password')).status).toBe(200);
+    // And the count starts again from nothing.
+    expect(await fail(user.user.email, LIMIT - 1)).toEqual(Array(LIMIT - 1).fill(401));
+    expect((await signIn(user.user.email, 'a new password')).status).toBe(200);
   });
 
   it('each failure after a lock ends locks twice as long as the last', async () => {
