@@ -7,6 +7,7 @@ import { WORKSPACE_SCOPE_SQL } from './workspace.repository';
 export const ORG_IN_QUERY: ScopeLocator = { kind: 'workspace', from: 'query', key: 'organizationId', fallbackToActive: true };
 export const ORG_IN_BODY: ScopeLocator = { kind: 'workspace', from: 'body', key: 'organizationId', fallbackToActive: true };
 export const TEAM_IN_BODY: ScopeLocator = { kind: 'team', from: 'body', key: 'teamId' };
+export const TEAM_IN_QUERY: ScopeLocator = { kind: 'team', from: 'query', key: 'teamId' };
 export const INVITATION_IN_BODY: ScopeLocator = { kind: 'invitation', from: 'body', key: 'invitationId' };
 
 /** Scope kinds of this module, registered with the permission guard at start-up. */

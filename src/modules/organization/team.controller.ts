@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, NotFoundException, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, NotFoundException, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
-import { CreateTeamDto, TeamIdDto, TeamMemberDto, UpdateTeamDto } from './dto/team.dto';
-import { ORG_IN_BODY, TEAM_IN_BODY } from './organization.scopes';
+import { CreateTeamDto, TeamIdDto, TeamMemberDto, TeamMembersQuery, UpdateTeamDto } from './dto/team.dto';
+import { ORG_IN_BODY, TEAM_IN_BODY, TEAM_IN_QUERY } from './organization.scopes';
 import { TeamService } from './team.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { MessageAnswer } from '../../common/http/answers.schema';
@@ -52,6 +52,16 @@ export class TeamController {
   remove(@Scope() scope: ResolvedScope, @Body() dto: TeamIdDto) {
     sameWorkspace(scope, dto.organizationId);
     return this.teams.remove(scope.workspaceId, scope.resourceId);
+  }
+
+  @Get('list-team-members')
+  @ApiAnswer('Team member[]', [TeamMemberRecordSchema])
+  @RequirePermission('workspace', 'read', TEAM_IN_QUERY)
+  @ApiOperation({ summary: "A team's members, oldest first; for any member of the team's workspace" })
+  @ApiErrors([400, 'teamId is required'], [403, 'Insufficient API key scope'], [404, 'Team not found'])
+  listMembers(@Scope() scope: ResolvedScope, @Query() q: TeamMembersQuery) {
+    sameWorkspace(scope, q.organizationId);
+    return this.teams.listMembers(scope.workspaceId, scope.resourceId);
   }
 
   @Post('add-team-member')

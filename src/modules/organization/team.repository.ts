@@ -18,6 +18,17 @@ export class TeamRepository {
     return m.findOneBy(Team, { id: teamId.toLowerCase(), organizationId: workspaceId });
   }
 
+  /** The members of a team of the workspace, oldest first. */
+  listMembers(workspaceId: string, teamId: string, m: EntityManager = this.ds.manager): Promise<TeamMember[]> {
+    return m.query(
+      `SELECT tm.id, tm.team_id AS "teamId", tm.user_id AS "userId", tm.created_at AS "createdAt"
+         FROM team_member tm JOIN team t ON t.id = tm.team_id
+        WHERE t.organization_id = $1 AND tm.team_id = $2
+        ORDER BY tm.created_at, tm.id`,
+      [workspaceId, teamId],
+    );
+  }
+
   listInWorkspace(workspaceId: string, m: EntityManager = this.ds.manager): Promise<Team[]> {
     return m.find(Team, { where: { organizationId: workspaceId }, order: { createdAt: 'ASC' } });
   }

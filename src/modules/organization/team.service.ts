@@ -64,6 +64,10 @@ export class TeamService {
     return toTeamMemberRecord(added);
   }
 
+  async listMembers(workspaceId: string, teamId: string) {
+    return (await this.teams.listMembers(workspaceId, teamId)).map(toTeamMemberRecord);
+  }
+
   async removeMember(workspaceId: string, teamId: string, userId: string) {
     const team = await this.findInWorkspace(workspaceId, teamId);
     if (!(await this.teams.removeMember(workspaceId, team.id, userId))) throw new NotFoundException('Team member not found');

@@ -172,6 +172,8 @@ describe('add-team-member / remove-team-member', () => {
     const again = await t.api.post(`${ORG}/add-team-member`, { teamId: team.id, userId: m.user.id }, owner.token);
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ message: 'User is already a member of this team' });
+    const listed = await t.api.get(`${ORG}/list-team-members?teamId=${team.id}`, owner.token);
+    expect([listed.status, listed.body]).toEqual([200, [added.body]]);
     const outsider = await t.api.signUp();
     const notMember = await t.api.post(`${ORG}/add-team-member`, { teamId: team.id, userId: outsider.user.id }, owner.token);
     expect(notMember.status).toBe(400);
@@ -187,10 +189,36 @@ describe('add-team-member / remove-team-member', () => {
     const removed = await t.api.post(`${ORG}/remove-team-member`, { teamId: team.id, userId: m.user.id, organizationId: ws.id }, owner.token);
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ message: 'Team member removed successfully.' });
+    expect((await t.api.get(`${ORG}/list-team-members?teamId=${team.id}&organizationId=${ws.id}`, owner.token)).body).toEqual([]);
     const gone = await t.api.post(`${ORG}/remove-team-member`, { teamId: team.id, userId: m.user.id }, owner.token);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ message: 'Team member not found' });
     expect((await t.api.post(`${ORG}/remove-team-member`, { teamId: team.id }, owner.token)).body).toEqual({ message: 'userId is required' });
+  });
+});
+
+describe('list-team-members', () => {
+  it("lists a team's members, oldest first, to any member of its workspace and to nobody else", async () => {
+    const { owner, ws } = await workspace();
+    const team = (await t.api.post(`${ORG}/create-team`, { name: 'Crew', organizationId: ws.id }, owner.token)).body;
+    const [a, b] = [await memberOf(ws.id, 'member'), await memberOf(ws.id, 'viewer')];
+    for (const u of [b, a]) expect((await t.api.post(`${ORG}/add-team-member`, { teamId: team.id, userId: u.user.id }, owner.token)).status).toBe(200);
+    const byViewer = await t.api.get(`${ORG}/list-team-members?teamId=${team.id}`, b.token);
+    expect(byViewer.status).toBe(200);
+    expect(byViewer.body.map((r: { userId: string }) => r.userId)).toEqual([b.user.id, a.user.id]);
+    expect(byViewer.body[0]).toEqual({ id: expect.any(String), teamId: team.id, userId: b.user.id, createdAt: expect.any(String) });
+
+    const other = await workspace();
+    for (const [path, token] of [
+      [`${ORG}/list-team-members?teamId=${team.id}`, other.owner.token],
+      [`${ORG}/list-team-members?teamId=${team.id}&organizationId=${other.ws.id}`, owner.token],
+      [`${ORG}/list-team-members?teamId=not-a-team`, owner.token],
+    ] as const) {
+      const res = await t.api.get(path, token);
+      expect([res.status, res.body]).toEqual([404, { message: 'Team not found' }]);
+    }
+    const none = await t.api.get(`${ORG}/list-team-members`, owner.token);
+    expect([none.status, none.body]).toEqual([400, { message: 'teamId is required' }]);
   });
 });
 

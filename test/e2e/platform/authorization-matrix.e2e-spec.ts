@@ -335,6 +335,7 @@ const RECIPES: Record<string, Recipe> = {
     handler: { resource: 'invitation', action: 'create' },
   },
   'GET /api/auth/organization/list-teams': { call: (c) => ({ path: `${ORG}/list-teams?organizationId=${c.A.workspaceId}` }) },
+  'GET /api/auth/organization/list-team-members': { call: (c) => ({ path: `${ORG}/list-team-members?teamId=${c.A.team.id}` }) },
   'GET /api/auth/organization/list-roles': { call: (c) => ({ path: `${ORG}/list-roles?organizationId=${c.A.workspaceId}` }) },
   // In a copy of A (same members, same roles): A itself would reach the limit of 10 teams.
   'POST /api/auth/organization/create-team': { call: async (c) => ({ path: `${ORG}/create-team`, body: { organizationId: await c.fresh.workspace(), name: randomName('Team') } }) },

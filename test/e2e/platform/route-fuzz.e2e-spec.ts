@@ -137,6 +137,7 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'GET /api/workspace/:workspaceId/members': { params: { workspaceId: ws } },
     'GET /api/auth/organization/list-invitations': wsQuery,
     'GET /api/auth/organization/list-teams': wsQuery,
+    'GET /api/auth/organization/list-team-members': { query: { teamId: teams[0].id, organizationId: ws } },
     'GET /api/auth/organization/list-roles': wsQuery,
     'POST /api/auth/organization/update': { body: { organizationId: ws, data: { name: 'n', slug: 'fuzz-ws', logo: 'https://x.io/l.png', metadata: 'm', description: 'd' } } },
     // A spare workspace: should a generated body pass, the fixtures the other routes use stay.

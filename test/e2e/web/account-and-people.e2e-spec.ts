@@ -212,6 +212,19 @@ describe('the people page', () => {
       await o.page.getByRole('list', { name: 'Teams' }).getByText('Design', { exact: true }).waitFor();
       const teams = (await t.api.get(`/auth/organization/list-teams?organizationId=${workspaceId}`, owner.token)).body as { name: string }[];
       expect(teams.map((x) => x.name)).toContain('Design');
+      // Bob joins the team and leaves it again.
+      const design = (teams as { id: string; name: string }[]).find((x) => x.name === 'Design')!;
+      const inDesign = async () => ((await t.api.get(`/auth/organization/list-team-members?teamId=${design.id}`, owner.token)).body as { userId: string }[]).map((r) => r.userId);
+      await o.page.getByLabel('Add a member to Design').selectOption(bob.user.id);
+      await o.page.getByRole('list', { name: 'Teams' }).getByRole('listitem').filter({ hasText: 'Design' }).getByRole('button', { name: 'Add', exact: true }).click();
+      await o.page
+        .getByRole('list', { name: 'Members of Design' })
+        .getByText(bob.user.name || bob.user.email)
+        .waitFor();
+      await until('the API to list Bob in Design', async () => (await inDesign()).includes(bob.user.id));
+      await o.page.getByRole('button', { name: `Remove ${bob.user.name || bob.user.email} from Design` }).click();
+      await o.page.getByRole('list', { name: 'Teams' }).getByRole('listitem').filter({ hasText: 'Design' }).getByText('No members.').waitFor();
+      expect(await inDesign()).toEqual([]);
       await o.page.getByRole('list', { name: 'Teams' }).getByRole('listitem').filter({ hasText: 'Design' }).getByRole('button', { name: 'Delete' }).click();
       await o.page.getByRole('button', { name: 'Yes, delete Design' }).click();
       await o.page.getByRole('list', { name: 'Teams' }).getByText('Design', { exact: true }).waitFor({ state: 'detached' });
@@ -231,7 +244,12 @@ describe('the people page', () => {
       expect(await v.page.getByRole('heading', { name: 'Invitations' }).count()).toBe(0);
       expect(await v.page.getByLabel('New team').count()).toBe(0);
       // The owner has them all (the same page, other roles).
-      expect(await o.page.getByRole('button', { name: /^Remove / }).count()).toBe(2);
+      expect(
+        await o.page
+          .getByRole('list', { name: 'Members', exact: true })
+          .getByRole('button', { name: /^Remove / })
+          .count(),
+      ).toBe(2);
       expect(await o.page.getByLabel('New team').count()).toBe(1);
       expect(await axeViolations(v.page)).toEqual([]);
       expect(v.problems).toEqual([]);

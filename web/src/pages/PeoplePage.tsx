@@ -42,7 +42,7 @@ export function PeoplePage({ workspaceId }: { workspaceId: string }) {
         {(can('invitation', 'create') || can('invitation', 'cancel')) && (
           <Invitations workspaceId={workspaceId} roleNames={roleNames} canCreate={can('invitation', 'create')} canCancel={can('invitation', 'cancel')} />
         )}
-        <Teams workspaceId={workspaceId} canCreate={can('team', 'create')} canDelete={can('team', 'delete')} />
+        <Teams workspaceId={workspaceId} canCreate={can('team', 'create')} canUpdate={can('team', 'update')} canDelete={can('team', 'delete')} />
         <section className="section" aria-labelledby="roles-h">
           <h2 id="roles-h">Custom roles</h2>
           {roles.isPending && <Loading what="roles" />}
@@ -291,7 +291,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
   );
 }
 
-function Teams({ workspaceId, canCreate, canDelete }: { workspaceId: string; canCreate: boolean; canDelete: boolean }) {
+function Teams({ workspaceId, canCreate, canUpdate, canDelete }: { workspaceId: string; canCreate: boolean; canUpdate: boolean; canDelete: boolean }) {
   const queryClient = useQueryClient();
   const teams = useQuery({
     queryKey: ['teams', workspaceId],
@@ -324,6 +324,7 @@ function Teams({ workspaceId, canCreate, canDelete }: { workspaceId: string; can
               <div className="row-main">
                 <strong>{t.name}</strong>
                 <span className="muted">since {when(t.createdAt)}</span>
+                <TeamMembers workspaceId={workspaceId} team={t} canUpdate={canUpdate} />
               </div>
               {canDelete && (
                 <ConfirmButton
@@ -352,5 +353,81 @@ function Teams({ workspaceId, canCreate, canDelete }: { workspaceId: string; can
       {create.error && <ErrorState error={create.error} />}
       {remove.error && <ErrorState error={remove.error} />}
     </section>
+  );
+}
+
+/** A team's members (list-team-members), named from the workspace's members; added and removed with team:update. */
+function TeamMembers({ workspaceId, team, canUpdate }: { workspaceId: string; team: { id: string; name: string }; canUpdate: boolean }) {
+  const queryClient = useQueryClient();
+  const key = ['team', team.id, 'members'];
+  const inTeam = useQuery({
+    queryKey: key,
+    queryFn: async () => must(await api.GET('/api/auth/organization/list-team-members', { params: { query: { teamId: team.id, organizationId: workspaceId } } })),
+  });
+  const members = useMembers(workspaceId);
+  const nameOf = (userId: string) => {
+    const m = members.data?.find((x) => x.userId === userId);
+    return m ? m.user.name || m.user.email : 'a former member';
+  };
+  const [userId, setUserId] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const add = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/organization/add-team-member', { body: { teamId: team.id, userId, organizationId: workspaceId } })),
+    onSuccess: () => setUserId(''),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async (who: string) => must(await api.POST('/api/auth/organization/remove-team-member', { body: { teamId: team.id, userId: who, organizationId: workspaceId } })),
+    onSettled: refresh,
+  });
+  const ids = new Set(inTeam.data?.map((r) => r.userId));
+  const others = members.data?.filter((m) => !ids.has(m.userId)) ?? [];
+  return (
+    <div className="team-members">
+      {inTeam.error && <ErrorState error={inTeam.error} />}
+      {inTeam.data?.length === 0 && <span className="muted">No members.</span>}
+      {inTeam.data && inTeam.data.length > 0 && (
+        <ul className="chips" aria-label={`Members of ${team.name}`}>
+          {inTeam.data.map((r) => (
+            <li key={r.id} className="chip">
+              {nameOf(r.userId)}
+              {canUpdate && (
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Remove ${nameOf(r.userId)} from ${team.name}`}
+                  onClick={() => remove.mutate(r.userId)}
+                  disabled={remove.isPending}
+                >
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {canUpdate && others.length > 0 && (
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
+          <select aria-label={`Add a member to ${team.name}`} value={userId} onChange={(e) => setUserId(e.target.value)} required>
+            <option value="">Add a member…</option>
+            {others.map((m) => (
+              <option key={m.userId} value={m.userId}>
+                {m.user.name || m.user.email}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="secondary" disabled={add.isPending || !userId}>
+            Add
+          </button>
+        </form>
+      )}
+      {[add.error, remove.error].map((e, i) => e && <ErrorState key={i} error={e} />)}
+    </div>
   );
 }

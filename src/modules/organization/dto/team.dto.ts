@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OptionalNotNull, trim } from '../../../common/validation/dto-helpers';
-import { OptionalOrganizationIdBody } from './organization.dto';
+import { OptionalOrganizationIdBody, OptionalOrganizationIdQuery } from './organization.dto';
 import { IsRequiredObject, IsRequiredString } from './validators';
 
 export class CreateTeamDto extends OptionalOrganizationIdBody {
@@ -48,4 +48,10 @@ export class TeamMemberDto extends TeamIdDto {
   @ApiProperty()
   @IsRequiredString()
   userId: string;
+}
+
+export class TeamMembersQuery extends OptionalOrganizationIdQuery {
+  @ApiProperty()
+  @IsRequiredString()
+  teamId: string;
 }
