@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
-import { Processor, Queue, QueueOptions, Worker, WorkerOptions } from 'bullmq';
+import { Job, Processor, Queue, QueueOptions, RedisClient, Worker, WorkerOptions } from 'bullmq';
 
 /**
  * BullMQ 5 starts each Redis connection with an INFO round trip and, if that start fails, emits
@@ -23,7 +23,18 @@ export class GuardedQueue extends Queue {
   }
 }
 
-type WorkerInternals = { blockingConnection?: EventEmitter; stalledCheckerRunning?: boolean; stalledCheckStopper?: () => void };
+/** The blocking connection's client: one ioredis client, or an ioredis Cluster client. */
+type BlockingClient = EventEmitter & { status: string; disconnect(): void };
+
+/** What GuardedWorker reaches inside BullMQ's Worker (bullmq 5). */
+type WorkerInternals = {
+  blockingConnection?: EventEmitter & { _client?: BlockingClient };
+  stalledCheckerRunning?: boolean;
+  stalledCheckStopper?: () => void;
+  mainLoopRunning?: Promise<void> | null;
+  /** close() calls it with false (wait for the jobs in hand, then close); pause() with true. */
+  whenCurrentJobsFinished(reconnect?: boolean): Promise<void>;
+};
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 
@@ -98,6 +109,66 @@ export class GuardedWorker extends Worker {
     // 'ready' comes from the blocking connection, the one that waits for jobs; the other one too.
     this.on('ready', () => GuardedWorker.outages.up(this));
     (this.connection as unknown as EventEmitter).on('ready', () => GuardedWorker.outages.up(this));
+    // close() waits for the jobs in hand without waiting for the blocking connection (below).
+    const self = this as unknown as WorkerInternals;
+    const bullmqWait = self.whenCurrentJobsFinished.bind(this);
+    self.whenCurrentJobsFinished = (reconnect = true) => (reconnect ? bullmqWait(reconnect) : this.finishJobsInHand());
+  }
+
+  /** Jobs this worker is taking (moveToActive) or processing (processJob, until BullMQ has recorded the outcome). */
+  private inHand = 0;
+  private readonly whenNoneInHand: (() => void)[] = [];
+
+  override processJob(job: Job, token: string, fetchNextCallback?: () => boolean): Promise<void | Job> {
+    return this.holding(() => super.processJob(job, token, fetchNextCallback));
+  }
+
+  /** Takes the next job; once the worker is closing, none (it stays in the queue for the next worker). */
+  protected override moveToActive(client: RedisClient, token: string, name?: string): Promise<Job> {
+    if (this.closing) return Promise.resolve(undefined as unknown as Job);
+    return this.holding(() => super.moveToActive(client, token, name));
+  }
+
+  private async holding<T>(work: () => Promise<T>): Promise<T> {
+    this.inHand++;
+    try {
+      return await work();
+    } finally {
+      if (--this.inHand === 0) for (const resolve of this.whenNoneInHand.splice(0)) resolve();
+    }
+  }
+
+  /**
+   * What close() waits for before it closes the connections, in place of BullMQ's own wait: the
+   * jobs in hand finish and BullMQ records their outcome, however long that takes (a delivery whose
+   * attempt was not recorded would be sent again). The blocking connection only waits for the next
+   * job: it is disconnected to end that wait, and close() does not wait for it to report that it
+   * has ended. BullMQ does ('end'), and an ioredis Cluster client may never report it: BullMQ
+   * reconnects a worker's blocking Cluster client (disconnect, then connect at once) when a read on
+   * it fails in a failover, and a disconnect that lands while that reconnect settles leaves the
+   * client with no node, in 'close' or 'disconnecting', without 'end'; BullMQ's close then waited
+   * for ever (docs/scaling.md, "Cluster"). The main loop's last blocking read may still be pending
+   * when close() goes on: nothing depends on it, and a closing worker takes no job (moveToActive).
+   */
+  private async finishJobsInHand(): Promise<void> {
+    const self = this as unknown as WorkerInternals;
+    if (!self.mainLoopRunning) return; // never ran: nothing in hand
+    const blocking = self.blockingConnection?._client;
+    if (blocking && blocking.status !== 'end') blocking.disconnect();
+    await Promise.race([self.mainLoopRunning, this.noneInHand()]);
+  }
+
+  /**
+   * Resolves once no job is in hand, checked again one turn of the event loop later: a job that a
+   * finishing one handed on (BullMQ fetches the next job with the last one's completion) reaches
+   * processJob within the same turn.
+   */
+  private async noneInHand(): Promise<void> {
+    for (;;) {
+      if (this.inHand) await new Promise<void>((resolve) => this.whenNoneInHand.push(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!this.inHand) return;
+    }
   }
 
   /**

@@ -15,6 +15,8 @@ export interface FailoverFigures {
   /** Seconds from the kill to the promotion, and to the service working on the promoted server. */
   promotedAfter: number;
   backAfter: number;
+  /** The health check's answers between the kill and the service's return, by status. */
+  healthMeanwhile: Record<number, number>;
 }
 
 export interface FailoverScenario {
@@ -137,6 +139,9 @@ export async function failoverUnderLoad(t: TestApp, receiver: HttpReceiver, scen
       changesMeanwhile: answers.filter((a) => a.at > killedAt && a.at < back.at).length,
       promotedAfter: (promoted - killedAt) / 1000,
       backAfter: (back.at - killedAt) / 1000,
+      healthMeanwhile: seenByHealth
+        .filter((h) => h.at > killedAt && h.at < back.at)
+        .reduce<Record<number, number>>((by, h) => ({ ...by, [h.status]: (by[h.status] ?? 0) + 1 }), {}),
     };
   } finally {
     stop = true;

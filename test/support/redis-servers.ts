@@ -1,4 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,54 @@ export class RedisServers {
     } finally {
       redis.disconnect();
     }
+  }
+
+  /**
+   * A Redis Cluster of three primaries with a replica each (docs/scaling.md, "Cluster"): six
+   * servers in cluster mode with `password` on them (`requirepass`, `masterauth`), joined by
+   * `redis-cli --cluster create --cluster-replicas 1`. `cluster-node-timeout 2000`: a primary that
+   * stops answering is failed over by its replica within a few seconds. Answers the ports once
+   * every node says the cluster is ok and names each primary's replica, and the replicas are in sync.
+   */
+  async startCluster(password: string): Promise<number[]> {
+    const nodes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const lines = [
+        'cluster-enabled yes',
+        `cluster-config-file nodes-${i}-${randomBytes(3).toString('hex')}.conf`,
+        'cluster-node-timeout 2000',
+        `requirepass ${password}`,
+        `masterauth ${password}`,
+      ];
+      nodes.push(await this.start(lines, { password }));
+    }
+    await redisCli('-a', password, '--no-auth-warning', '--cluster', 'create', ...nodes.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes');
+    await until(
+      'the cluster to be ready on every node',
+      async () => {
+        const infos = await Promise.all(nodes.map((p) => this.command(p, password, 'INFO', 'replication')));
+        const states = await Promise.all(nodes.map((p) => this.command(p, password, 'CLUSTER', 'INFO')));
+        // Each node must also know every primary's replica (it learns the roles by gossip).
+        const slots = await Promise.all(nodes.map((p) => this.command(p, password, 'CLUSTER', 'SLOTS') as Promise<unknown[][]>));
+        return (
+          states.every((info) => /cluster_state:ok/.test(String(info))) &&
+          infos.filter((info) => /master_link_status:up/.test(String(info))).length === 3 &&
+          slots.every((ranges) => ranges.length === 3 && ranges.every((range) => range.length === 4))
+        );
+      },
+      30_000,
+    );
+    return nodes;
+  }
+
+  /** The port of the primary that serves `key`'s slot and of its replicas, as the node on `via` says (CLUSTER SLOTS). */
+  async slotNodes(via: number, password: string, key: string): Promise<{ primary: number; replicas: number[] }> {
+    const slot = Number(await this.command(via, password, 'CLUSTER', 'KEYSLOT', key));
+    const ranges = (await this.command(via, password, 'CLUSTER', 'SLOTS')) as [number, number, ...[string, number, string][]][];
+    const range = ranges.find(([from, to]) => from <= slot && slot <= to);
+    if (!range) throw new Error(`no node serves slot ${slot}`);
+    const [, , primary, ...replicas] = range;
+    return { primary: Number(primary[1]), replicas: replicas.map((r) => Number(r[1])) };
   }
 
   async stop(): Promise<void> {

@@ -3,7 +3,7 @@ import Redis, { Cluster } from 'ioredis';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { HttpReceiver } from '../../support/http-receiver';
-import { redisCli, RedisServers } from '../../support/redis-servers';
+import { RedisServers } from '../../support/redis-servers';
 import { SseClient } from '../../support/sse';
 import { until } from '../../support/until';
 import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
@@ -23,38 +23,15 @@ jest.setTimeout(120_000);
 const PASSWORD = randomBytes(12).toString('hex');
 const servers = new RedisServers();
 const receiver = new HttpReceiver();
-const nodes: number[] = [];
+let nodes: number[] = [];
 let t: TestApp;
 let stream: SseClient | null = null;
 let cluster: Cluster | null = null;
 
 beforeAll(async () => {
   await receiver.start();
-  for (let i = 0; i < 6; i++) {
-    nodes.push(
-      await servers.start(
-        [
-          'cluster-enabled yes',
-          `cluster-config-file nodes-${i}-${randomBytes(3).toString('hex')}.conf`,
-          'cluster-node-timeout 2000',
-          `requirepass ${PASSWORD}`,
-          `masterauth ${PASSWORD}`,
-        ],
-        { password: PASSWORD },
-      ),
-    );
-  }
   // Three primaries, each with a replica (the relay waits for it before deleting outbox rows).
-  await redisCli('-a', PASSWORD, '--no-auth-warning', '--cluster', 'create', ...nodes.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes');
-  await until(
-    'the cluster to be ready on every node',
-    async () => {
-      const infos = await Promise.all(nodes.map((p) => servers.command(p, PASSWORD, 'INFO', 'replication')));
-      const states = await Promise.all(nodes.map((p) => servers.command(p, PASSWORD, 'CLUSTER', 'INFO')));
-      return states.every((info) => /cluster_state:ok/.test(String(info))) && infos.filter((info) => /master_link_status:up/.test(String(info))).length === 3;
-    },
-    30_000,
-  );
+  nodes = await servers.startCluster(PASSWORD);
   t = await startTestApp({
     REDIS_CLUSTER_NODES: nodes
       .slice(0, 2)
