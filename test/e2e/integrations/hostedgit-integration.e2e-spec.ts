@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, TestApp } from '../../support/app';
+import { withFailingInsert } from '../../support/failing-insert';
 import { sql } from '../../support/fixtures';
 import { appKeyPair, FakeHostedgit, hmacHex, hostedgitAppEnv, linkHostedgit, sendHostedgitWebhook } from '../../support/git-hosts';
 import { HttpReceiver } from '../../support/http-receiver';
@@ -333,6 +334,27 @@ describe('inbound hostedgit webhook', () => {
       (await send('issue_comment', { action: 'created', issue: issue(12, 'Work', { pull_request: { url: 'x' } }), comment: { id: 100, body: 'nit', user: { login: 'mona' } } }))
         .body.outcome,
     ).toBe('ignored');
+  });
+
+  it('a delivery whose application fails is not recorded: 500, nothing changed, and the same delivery sent again applies once', async () => {
+    const { project, send, issue } = await linked();
+    const marker = 'Refused the first time';
+    const payload = { action: 'opened', issue: issue(4, marker) };
+    const deliveryId = randomUUID();
+    const receipts = () => sql(t.databaseUrl, `SELECT 1 FROM git_webhook_receipt WHERE receiver = 'hostedgit' AND delivery_id = $1`, [deliveryId]);
+
+    // Postgres refuses the task's row: a failure inside the transaction the receipt is written in.
+    const first = await withFailingInsert(t.databaseUrl, 'task', 'title', marker, () => send('issues', payload, { deliveryId }));
+    expect([first.status, first.body]).toEqual([500, { error: 'Internal server error' }]);
+    expect(await tasksOf(project.id)).toEqual([]);
+    expect(await receipts()).toEqual([]);
+
+    // The host's redelivery: the same id and the same bytes.
+    const again = await send('issues', payload, { deliveryId });
+    expect([again.status, again.body]).toEqual([200, { ok: true, outcome: 'applied', taskIds: [expect.any(String)] }]);
+    expect(await tasksOf(project.id)).toEqual([{ id: again.body.taskIds[0], title: marker, status: 'to-do' }]);
+    expect(await receipts()).toHaveLength(1);
+    expect((await send('issues', payload, { deliveryId })).body).toEqual({ ok: true, outcome: 'duplicate', taskIds: [] });
   });
 
   it('javascript: links of comments, avatars, issues and pull requests are stored as null; https links are kept', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, TestApp } from '../../support/app';
+import { withFailingInsert } from '../../support/failing-insert';
 import { sql } from '../../support/fixtures';
 import { FakeIssue, FakeSelfgit, hmacHex, sendSelfgitWebhook } from '../../support/git-hosts';
 import { until } from '../../support/until';
@@ -275,6 +276,39 @@ describe('inbound selfgit webhook: what is refused', () => {
     const both = await Promise.all([send('issue_comment', second, { deliveryId: id2 }), send('issue_comment', second, { deliveryId: id2 })]);
     expect(both.map((r) => r.body.outcome).sort()).toEqual(['applied', 'duplicate']);
     expect((await activities(only.id)).map((a) => a.content)).toEqual(['created the task', 'once', 'twice?']);
+  });
+
+  it('a delivery whose application fails is not recorded: 500, nothing changed, and the same delivery sent again applies once', async () => {
+    const { project, send, repo, rec } = await linked();
+    const marker = 'refused the first time';
+    const i: FakeIssue = { number: 12, title: 'Fails once' };
+    const payload = {
+      action: 'created',
+      issue: git.issueJson(repo, i),
+      comment: git.commentJson(repo, i, { id: 9, body: marker, user: 'x' }),
+      repository: git.repositoryJson(repo),
+      is_pull: false,
+    };
+    const deliveryId = randomUUID();
+    const receipts = () => sql(t.databaseUrl, `SELECT 1 FROM git_webhook_receipt WHERE receiver = $1 AND delivery_id = $2`, [`selfgit:${rec.id}`, deliveryId]);
+
+    // Postgres refuses the comment's row: the task made for the issue just before is in the same transaction.
+    const first = await withFailingInsert(t.databaseUrl, 'activity', 'content', marker, () => send('issue_comment', payload, { deliveryId }));
+    expect([first.status, first.body]).toEqual([500, { error: 'Internal server error' }]);
+    expect(await tasksOf(project.id)).toEqual([]);
+    expect(await receipts()).toEqual([]);
+
+    // The host's redelivery: the same id and the same bytes.
+    const again = await send('issue_comment', payload, { deliveryId });
+    expect([again.status, again.body]).toEqual([200, { ok: true, outcome: 'applied', taskIds: [expect.any(String)] }]);
+    const made = await tasksOf(project.id);
+    expect(made.map((m) => m.id)).toEqual(again.body.taskIds);
+    expect((await activities(made[0].id)).map((a) => [a.type, a.content])).toEqual([
+      ['created', 'created the task'],
+      ['comment', marker],
+    ]);
+    expect(await receipts()).toHaveLength(1);
+    expect((await send('issue_comment', payload, { deliveryId })).body).toEqual({ ok: true, outcome: 'duplicate', taskIds: [] });
   });
 
   it('signed payloads of odd shapes never make a 500 and change nothing', async () => {
