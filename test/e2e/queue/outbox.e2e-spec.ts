@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../../src/database/data-source-options';
 import { MIGRATIONS } from '../../../src/database/migrations';
@@ -135,24 +136,48 @@ describe('with polling practically off (OUTBOX_POLL_MS = 10 minutes)', () => {
   });
 
   it("a batch's delete and commit do not hold up the next batch: its claim passes over the rows still being deleted", async () => {
-    // Deleting a marked row takes 3 s: the transaction of its batch stays open that long after its job is queued.
+    // Deleting a marked row waits for an advisory lock the test holds: the transaction of its
+    // batch stays open, after its job is queued, until the test lets it go.
+    const LOCK = 3_117_001;
     await sql(
       t.databaseUrl,
-      `CREATE FUNCTION outbox_slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN IF OLD.payload->>'slow' = 'yes' THEN PERFORM pg_sleep(3); END IF; RETURN OLD; END $$`,
+      `CREATE FUNCTION outbox_held_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF OLD.payload->>'held' = 'yes' THEN PERFORM pg_advisory_xact_lock_shared(${LOCK}); END IF; RETURN OLD; END $$`,
     );
-    await sql(t.databaseUrl, `CREATE TRIGGER outbox_slow_delete BEFORE DELETE ON outbox FOR EACH ROW EXECUTE FUNCTION outbox_slow_delete()`);
+    await sql(t.databaseUrl, `CREATE TRIGGER outbox_held_delete BEFORE DELETE ON outbox FOR EACH ROW EXECUTE FUNCTION outbox_held_delete()`);
+    const waitingForTheLock = async () =>
+      (
+        await sql(
+          t.databaseUrl,
+          `SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+            WHERE d.datname = current_database() AND l.locktype = 'advisory' AND l.objid = $1 AND NOT l.granted`,
+          [LOCK],
+        )
+      ).length > 0;
+    const holder = new Client({ connectionString: t.databaseUrl });
+    await holder.connect();
+    let held = true;
+    const release = async () => {
+      if (held) await holder.query('SELECT pg_advisory_unlock($1)', [LOCK]);
+      held = false;
+    };
     try {
-      const slow = await ds.transaction((m) => outbox.enqueue(m, { ...job(), payload: { invitationId: randomUUID(), send: 1, slow: 'yes' } }));
-      await until('the first job', () => queue.getJob(slow));
+      await holder.query('SELECT pg_advisory_lock($1)', [LOCK]);
+      const first = await ds.transaction((m) => outbox.enqueue(m, { ...job(), payload: { invitationId: randomUUID(), send: 1, held: 'yes' } }));
+      await until('the first job', () => queue.getJob(first));
+      // Its batch is now deleting the row, blocked on the lock.
+      await until('the first batch to wait for the lock', waitingForTheLock);
       const next = await ds.transaction((m) => outbox.enqueue(m, job()));
       await until('the next job', () => queue.getJob(next));
-      // Queued while the first batch was still deleting its row: before its transaction ended.
-      expect(await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = $1`, [slow])).toHaveLength(1);
-      await until('both rows to leave the outbox', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = ANY($1::text[])`, [[slow, next]])).length === 0);
+      // Queued while the first batch's transaction was still open.
+      expect(await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = $1`, [first])).toHaveLength(1);
+      await release();
+      await until('both rows to leave the outbox', async () => (await sql(t.databaseUrl, `SELECT 1 FROM outbox WHERE id = ANY($1::text[])`, [[first, next]])).length === 0);
     } finally {
-      await sql(t.databaseUrl, `DROP TRIGGER IF EXISTS outbox_slow_delete ON outbox`);
-      await sql(t.databaseUrl, `DROP FUNCTION IF EXISTS outbox_slow_delete()`);
+      await release();
+      await holder.end();
+      await sql(t.databaseUrl, `DROP TRIGGER IF EXISTS outbox_held_delete ON outbox`);
+      await sql(t.databaseUrl, `DROP FUNCTION IF EXISTS outbox_held_delete()`);
     }
   });
 

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { KeyedGate } from '../../../src/common/concurrency/keyed-gate';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { isOutboxWake, recordQueries } from '../../support/query-counter';
@@ -465,6 +466,18 @@ describe('numbers under concurrency', () => {
     const holder = new Client({ connectionString: t.databaseUrl });
     await holder.connect();
     let moves: Promise<{ status: number; body: any }>[] = [];
+    // Counts the claims of this project the gate is asked for (entered) and lets through (started).
+    let entered = 0;
+    let started = 0;
+    const run = KeyedGate.prototype.run;
+    const gate = jest.spyOn(KeyedGate.prototype, 'run').mockImplementation(function <T>(this: KeyedGate, key: string, task: () => Promise<T>): Promise<T> {
+      if (key !== project.id) return run.call(this, key, task) as Promise<T>;
+      entered++;
+      return run.call(this, key, () => {
+        started++;
+        return task();
+      }) as Promise<T>;
+    });
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM project WHERE id = $1 FOR UPDATE', [project.id]);
@@ -473,14 +486,19 @@ describe('numbers under concurrency', () => {
         (
           await sql(t.databaseUrl, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%claimed AS%'`)
         )[0].n;
+      // Every move has reached the gate, and two of them Postgres: the three others cannot start
+      // before one of those ends, which the held row prevents (no time is given for anything).
+      await until('all five moves at the gate', () => entered === 5);
       await until('two moves waiting for the counter row', async () => (await waitingOnTheRow()) >= 2);
-      await new Promise((r) => setTimeout(r, 300)); // time for any further move to arrive
+      expect(started).toBe(2);
       expect(await waitingOnTheRow()).toBe(2);
     } finally {
       await holder.query('ROLLBACK');
       await holder.end();
+      gate.mockRestore();
     }
     const results = await Promise.all(moves);
+    expect(started).toBe(5);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(results.map((r) => r.body.task.number).sort((a: number, b: number) => a - b)).toEqual([1, 2, 3, 4, 5]);
   });
