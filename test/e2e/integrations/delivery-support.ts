@@ -9,6 +9,7 @@ import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { runRedisUrl, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { Answer, HttpReceiver, ReceivedRequest } from '../../support/http-receiver';
+import { until } from '../../support/until';
 
 /** Every event kind on, unless the test says otherwise. */
 export const ALL_EVENTS: Record<TaskEventKind, boolean> = Object.fromEntries(TASK_EVENT_KINDS.map((k) => [k, true])) as Record<TaskEventKind, boolean>;
@@ -109,4 +110,29 @@ export async function jobOfEvent(queue: Queue, eventId: string) {
 
 export function queueOf(t: TestApp, name: QueueName): Queue {
   return new Queue(name, { connection: redisOptionsFromUrl(runRedisUrl()), prefix: `${t.queuePrefix}:bull` });
+}
+
+/**
+ * The delay BullMQ holds job `jobId` of `queue` for after its attempt `attemptsMade` failed: the
+ * retry schedule as the worker computed it (src/queue/queues.ts, deliveryBackoffMs), read instead
+ * of waited for. Fails at once, with the job's reason, when the job failed for good instead.
+ */
+export async function retryDelay(queue: Queue, jobId: string, attemptsMade: number): Promise<number> {
+  const job = await until(`job ${jobId} of ${queue.name} held for a retry after attempt ${attemptsMade}`, async () => {
+    const j = await queue.getJob(jobId);
+    if (!j) return null;
+    const state = await j.getState();
+    if (state === 'failed') throw new Error(`job ${jobId} of ${queue.name} failed after ${j.attemptsMade} attempt(s): ${j.failedReason}`);
+    return state === 'delayed' && j.attemptsMade === attemptsMade && j;
+  });
+  return job.delay;
+}
+
+/** Runs the delayed job `jobId` of `queue` now instead of after its delay (unless its delay ran out first). */
+export async function runNow(queue: Queue, jobId: string): Promise<void> {
+  const job = await queue.getJob(jobId);
+  if (!job) throw new Error(`no job ${jobId} in ${queue.name}`);
+  await job.promote().catch(async (err) => {
+    if ((await job.getState()) === 'delayed') throw err;
+  });
 }
