@@ -18,9 +18,10 @@ export interface ReceivedRequest {
 /**
  * What to answer: a status, optional JSON body and headers; or a function of the request.
  * `hold`: the request is recorded at once but answered only when this promise settles, so the
- * sender keeps it in flight for as long as the test decides (e.g. until it has killed the sender).
+ * sender keeps it in flight for as long as the test decides (e.g. until it has killed the sender);
+ * there is no answer after a fixed time (docs/testing.md: tests wait for conditions, not times).
  */
-export type Answer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number; hold?: Promise<unknown> };
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string>; hold?: Promise<unknown> };
 export type Responder = Answer | ((req: ReceivedRequest, index: number) => Answer);
 
 /**
@@ -89,7 +90,6 @@ export class HttpReceiver {
     const responder = this.queued.shift() ?? this.fallback;
     const answer = typeof responder === 'function' ? responder(received, index) : responder;
     if (answer.hold) await answer.hold.catch(() => undefined);
-    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     // A sender that gave up (or died) while the answer was held has closed the connection.
     if (res.destroyed) return;
     const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);

@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { Writable } from 'node:stream';
+import { until } from '../../../test/support/until';
 import { createRootLogger, PinoNestLogger, redactUrl, requestLogger, serializeError } from './logging';
 
 describe('redactUrl', () => {
@@ -126,7 +127,10 @@ describe('the request logger', () => {
       expect(minted.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       await fetch(`${base}/api/fail`);
       await fetch(`${base}/api/health`);
-      await new Promise((r) => setTimeout(r, 50));
+      // A line is written when its response closes, after the client has it: a request after the
+      // health check is logged once it has been, so its line, when it comes, shows what came before.
+      await fetch(`${base}/api/after`);
+      await until('the line of the request after the health check', () => lines.some((l) => l.req.url === '/api/after'));
     } finally {
       await new Promise((r) => server.close(r));
     }
@@ -134,6 +138,7 @@ describe('the request logger', () => {
       [30, 'GET', '/api/thing?code=%5BREDACTED%5D&x=1', 200],
       [40, 'GET', '/api/missing', 404],
       [50, 'GET', '/api/fail', 500],
+      [30, 'GET', '/api/after', 200],
     ]);
     expect(lines[0].reqId).toBe('trace-1');
     expect(lines[1].reqId).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dropRedisKeys, runRedisUrl } from '../../support/app';
-import { DB_PREFIX, urlFor, withAdmin } from '../../support/db';
+import { DB_PREFIX, TEMPLATE_DB, urlFor, withAdmin } from '../../support/db';
 import { launch, Launched } from '../../support/launcher';
 
 /**
@@ -51,13 +51,19 @@ afterAll(async () => {
 describe('the start-up log', () => {
   it('at the default level: servers and their origin, migrations, unsafe settings, the address; no route listing', async () => {
     let proc: Launched | undefined;
+    // No database yet, whichever test ran first.
+    await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
     try {
       // LOG_LEVEL unset: its default, info outside NODE_ENV=test (which defaults to warn).
       proc = await launch({ ...env(), NODE_ENV: 'development', LOG_LEVEL: undefined }, 120_000);
-      // Whatever the workers log right after start-up belongs to the count too.
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Whatever the workers log after start-up belongs to the count too: all it logged while it
+      // ran, up to the stop (no time is given for it).
+      expect(await proc.kill('SIGTERM')).toBe(0);
       const out = proc.output();
-      const all = lines(out);
+      const whole = lines(out);
+      const stop = whole.findIndex((l) => l.msg === 'SIGTERM received, shutting down');
+      expect(stop).toBeGreaterThan(0);
+      const all = whole.slice(0, stop);
       expect(all.length).toBeLessThan(20);
       expect(out).not.toContain('Mapped {');
       expect(out).not.toContain('dependencies initialized');
@@ -85,8 +91,13 @@ describe('the start-up log', () => {
     }
   }, 180_000);
 
-  it('at LOG_LEVEL=debug: the route listing too, and a second start finds the schema up to date', async () => {
+  it('at LOG_LEVEL=debug: the route listing too, and a start on a migrated database finds the schema up to date', async () => {
     let proc: Launched | undefined;
+    // A migrated database, whichever test ran first (the other one creates it; else a copy of the migrated template).
+    await withAdmin(async (c) => {
+      const { rowCount } = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+      if (!rowCount) await c.query(`CREATE DATABASE "${database}" TEMPLATE "${TEMPLATE_DB}"`);
+    });
     try {
       proc = await launch({ ...env(), LOG_LEVEL: 'debug' }, 120_000);
       const out = proc.output();
