@@ -113,6 +113,42 @@ export function queueOf(t: TestApp, name: QueueName): Queue {
 }
 
 /**
+ * The requests to `path` once `count` have arrived, as `receiver.waitFor` gives them, but failing
+ * at once with the recorded error when the project's events stop on the way instead: a delivery
+ * of the project failed or recorded a failed attempt, or a fan-out job failed (an event the
+ * audience or a format cannot take, e.g. one without an actor). Without this such a test only
+ * fails when its deadline runs out, naming nothing. For tests whose deliveries all succeed.
+ */
+export async function requestsOrFailure(t: TestApp, receiver: HttpReceiver, projectId: string, path: string, count: number, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
+  const fanOut = queueOf(t, QueueName.TaskEvents);
+  try {
+    return await until(
+      `${count} request(s) to ${path}`,
+      async () => {
+        const got = receiver.to(path);
+        if (got.length >= count) return got;
+        const [bad] = await sql(
+          t.databaseUrl,
+          `SELECT event, target_type, status, attempts->-1->>'error' AS error FROM delivery
+            WHERE project_id = $1 AND (status = 'failed' OR attempts->-1->>'error' IS NOT NULL) LIMIT 1`,
+          [projectId],
+        );
+        if (bad)
+          throw new Error(
+            `waiting for ${count} request(s) to ${path}: a delivery of ${bad.event} to ${bad.target_type} ${bad.status === 'failed' ? 'failed' : 'failed an attempt'}: ${bad.error}`,
+          );
+        const failed = (await fanOut.getJobs(['failed', 'delayed'])).find((j) => j?.failedReason);
+        if (failed) throw new Error(`waiting for ${count} request(s) to ${path}: a fan-out job of task events failed: ${failed.failedReason}`);
+        return null;
+      },
+      timeoutMs,
+    );
+  } finally {
+    await fanOut.close();
+  }
+}
+
+/**
  * The delay BullMQ holds job `jobId` of `queue` for after its attempt `attemptsMade` failed: the
  * retry schedule as the worker computed it (src/queue/queues.ts, deliveryBackoffMs), read instead
  * of waited for. Fails at once, with the job's reason, when the job failed for good instead.

@@ -5,6 +5,7 @@ import { sql } from '../../support/fixtures';
 import { appKeyPair, FakeHostedgit, hmacHex, hostedgitAppEnv, linkHostedgit, sendHostedgitWebhook } from '../../support/git-hosts';
 import { HttpReceiver } from '../../support/http-receiver';
 import { createProject, createTask, MISSING_ID, ownerWithWorkspace, userWithRole } from '../../support/work-items';
+import { requestsOrFailure } from './delivery-support';
 
 const CLIENT_URL = 'https://client.example.test';
 const SECRET = 'hostedgit-webhook-secret';
@@ -440,9 +441,10 @@ describe('inbound hostedgit webhook', () => {
     const path = `/hooks/hg-${n}`;
     await t.api.post(`/generic-webhook-integration/project/${project.id}`, { webhookUrl: `${hooks.url}${path}` }, owner.token);
     const a = await createTask(t, owner.token, project.id, { title: 'Via hostedgit' });
-    await hooks.waitFor(path, 1);
+    // A change without an actor: a delivery or fan-out that fails on it fails the wait at once, naming why.
+    await requestsOrFailure(t, hooks, project.id, path, 1);
     await send('push', { ref: `refs/heads/${slug}-${a.number}`, after: 'c'.repeat(40) });
-    const [, changed] = await hooks.waitFor(path, 2);
+    const [, changed] = await requestsOrFailure(t, hooks, project.id, path, 2);
     expect(changed.json).toMatchObject({
       event: 'task.status_changed',
       actor: null,
