@@ -20,6 +20,7 @@ import { SearchStatisticsTarget1763782100000 } from './1763782100000-SearchStati
 import { ApiKeyParent1763782250000 } from './1763782250000-ApiKeyParent';
 import { EmailJobs1763782400000 } from './1763782400000-EmailJobs';
 import { SelfgitWebhookSecretRotation1763782500000 } from './1763782500000-SelfgitWebhookSecretRotation';
+import { ExternalCommentLinks1763782600000 } from './1763782600000-ExternalCommentLinks';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   ApiKeyParent1763782250000,
   EmailJobs1763782400000,
   SelfgitWebhookSecretRotation1763782500000,
+  ExternalCommentLinks1763782600000,
 ];

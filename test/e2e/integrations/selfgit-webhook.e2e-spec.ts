@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { QueryRunner } from 'typeorm';
+import { ExternalCommentLinks1763782600000 } from '../../../src/database/migrations/1763782600000-ExternalCommentLinks';
 import { startTestApp, TestApp } from '../../support/app';
 import { withFailingInsert } from '../../support/failing-insert';
 import { sql } from '../../support/fixtures';
@@ -416,6 +419,48 @@ describe('inbound selfgit webhook: links from the payload', () => {
       [taskId],
     );
     expect(stored.map((r) => r.url).filter((u) => u !== null && !u.startsWith('https://git.example/'))).toEqual([]);
+  });
+
+  it('the ExternalCommentLinks migration sets the non-http(s) links of comments stored before the rule to null, and keeps the rest', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const project = await createProject(t, owner.token, workspaceId);
+    const task = await createTask(t, owner.token, project.id, { title: 'Old comments' });
+    const planted: [string | null, string | null][] = [
+      ['javascript:alert(1)', 'https://git.example/avatars/a'],
+      ['https://git.example/acme/x/issues/1#c2', ' JavaScript:alert(1)'],
+      ['/relative/page', 'data:image/png;base64,AAAA'],
+      ['https://user:secret@git.example/x', null],
+      [`https://git.example/${'a'.repeat(2100)}`, 'http://git.example/avatars/b'],
+      [null, null],
+    ];
+    for (const [i, [url, avatar]] of planted.entries()) {
+      await sql(
+        t.databaseUrl,
+        `INSERT INTO activity (workspace_id, task_id, type, content, external_user_name, external_source, external_url, external_user_avatar)
+         VALUES ($1, $2, 'comment', $3, 'someone', 'selfgit', $4, $5)`,
+        [workspaceId, task.id, `Old ${i}`, url, avatar],
+      );
+    }
+    const c = new Client({ connectionString: t.databaseUrl });
+    await c.connect();
+    try {
+      await new ExternalCommentLinks1763782600000().up({ query: async (text: string, params?: unknown[]) => (await c.query(text, params)).rows } as unknown as QueryRunner);
+    } finally {
+      await c.end();
+    }
+    const after = await sql(
+      t.databaseUrl,
+      `SELECT content, external_url AS url, external_user_avatar AS avatar FROM activity WHERE task_id = $1 AND type = 'comment' ORDER BY content`,
+      [task.id],
+    );
+    expect(after.map((r) => [r.content, r.url, r.avatar])).toEqual([
+      ['Old 0', null, 'https://git.example/avatars/a'],
+      ['Old 1', 'https://git.example/acme/x/issues/1#c2', null],
+      ['Old 2', null, null],
+      ['Old 3', null, null],
+      ['Old 4', null, 'http://git.example/avatars/b'],
+      ['Old 5', null, null],
+    ]);
   });
 });
 
