@@ -118,3 +118,18 @@ export async function redisCli(...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)('redis-cli', args, { timeout: 30_000 });
   return stdout;
 }
+
+/**
+ * The settings of a service on the cluster `startCluster` made: two of its nodes to start from, its
+ * password, a rate limit no test reaches (so that every request still asks Redis for its count),
+ * and a short outbox poll.
+ */
+export const clusterServiceEnv = (nodes: number[], password: string): Record<string, string> => ({
+  REDIS_CLUSTER_NODES: nodes
+    .slice(0, 2)
+    .map((p) => `127.0.0.1:${p}`)
+    .join(','),
+  REDIS_PASSWORD: password,
+  RATE_LIMIT_API: '1000000',
+  OUTBOX_POLL_MS: '500',
+});

@@ -4,7 +4,7 @@ import { GuardedQueue, GuardedWorker } from '../../../src/queue/guarded-bullmq';
 import { startTestApp, TestApp } from '../../support/app';
 import { failoverUnderLoad } from '../../support/failover';
 import { HttpReceiver } from '../../support/http-receiver';
-import { RedisServers } from '../../support/redis-servers';
+import { clusterServiceEnv, RedisServers } from '../../support/redis-servers';
 import { until } from '../../support/until';
 
 /**
@@ -33,16 +33,7 @@ let t: TestApp;
 beforeAll(async () => {
   await receiver.start();
   nodes = await servers.startCluster(PASSWORD);
-  t = await startTestApp({
-    REDIS_CLUSTER_NODES: nodes
-      .slice(0, 2)
-      .map((p) => `127.0.0.1:${p}`)
-      .join(','),
-    REDIS_PASSWORD: PASSWORD,
-    // Every request asks Redis for its rate-limit count.
-    RATE_LIMIT_API: '1000000',
-    OUTBOX_POLL_MS: '500',
-  });
+  t = await startTestApp(clusterServiceEnv(nodes, PASSWORD));
 });
 afterAll(async () => {
   await t?.close();

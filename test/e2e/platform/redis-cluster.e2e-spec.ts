@@ -3,7 +3,7 @@ import Redis, { Cluster } from 'ioredis';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { HttpReceiver } from '../../support/http-receiver';
-import { RedisServers } from '../../support/redis-servers';
+import { clusterServiceEnv, RedisServers } from '../../support/redis-servers';
 import { SseClient } from '../../support/sse';
 import { until } from '../../support/until';
 import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
@@ -32,15 +32,7 @@ beforeAll(async () => {
   await receiver.start();
   // Three primaries, each with a replica (the relay waits for it before deleting outbox rows).
   nodes = await servers.startCluster(PASSWORD);
-  t = await startTestApp({
-    REDIS_CLUSTER_NODES: nodes
-      .slice(0, 2)
-      .map((p) => `127.0.0.1:${p}`)
-      .join(','),
-    REDIS_PASSWORD: PASSWORD,
-    RATE_LIMIT_API: '1000000',
-    OUTBOX_POLL_MS: '500',
-  });
+  t = await startTestApp(clusterServiceEnv(nodes, PASSWORD));
   cluster = new Cluster(
     nodes.map((port) => ({ host: '127.0.0.1', port })),
     { redisOptions: { password: PASSWORD } },
