@@ -68,6 +68,11 @@ async function stored(): Promise<Record<string, Record<string, string | null>>> 
   return out;
 }
 
+/** Removes every row holding an encrypted value, so that a test counts only what it seeds (whatever ran before it). */
+async function withoutSecrets(): Promise<void> {
+  for (const table of new Set(ENCRYPTED_COLUMNS.map((spec) => spec.table))) await sql(t.databaseUrl, `DELETE FROM ${table}`);
+}
+
 /**
  * Accounts and integrations whose secrets are sealed under `hex` (a mix of the v2 format and the
  * old v1 format), plus one value already under key B; answers the plaintext of every value.
@@ -138,6 +143,7 @@ describe('npm run rotate-keys', () => {
   });
 
   it('re-encrypts every value under the new key; they then open with the new key alone; a second run changes nothing', async () => {
+    await withoutSecrets();
     const plain = await seed(KEY_A);
     const before = await stored();
     const first = await rotateKeys(t.databaseUrl, { ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A });
@@ -180,9 +186,7 @@ describe('npm run rotate-keys', () => {
   });
 
   it('a table holding a value neither key opens is rolled back whole and reported (exit 1); the other tables rotate', async () => {
-    await sql(t.databaseUrl, `DELETE FROM account`);
-    await sql(t.databaseUrl, `DELETE FROM integration`);
-    await sql(t.databaseUrl, `DELETE FROM git_integration`);
+    await withoutSecrets();
     await seed(KEY_A);
     const [lost] = await sql(t.databaseUrl, `SELECT id FROM account ORDER BY id LIMIT 1`);
     await sql(t.databaseUrl, `UPDATE account SET refresh_token = $2 WHERE id = $1`, [lost.id, underKey(KEY_C).encrypt('sealed under a key nobody has')]);
