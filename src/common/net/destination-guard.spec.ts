@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createServer, request, Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { TestDnsServer } from '../../../test/support/dns-server';
 import { fuzzDestination, fuzzIPv4, ipv6Carrying, REFUSED_IPV4 } from '../../../test/support/fuzz';
 import ipaddr from 'ipaddr.js';
@@ -276,11 +276,19 @@ describe('DestinationGuard', () => {
     // A family number instead of options (Node's older form) or none: the first address.
     expect(await lookup(guard, 'two.test', 4 as never)).toEqual({ err: null, address: '93.184.216.34', family: 4 });
     expect(await lookup(guard, 'two.test', null as never)).toEqual({ err: null, address: '93.184.216.34', family: 4 });
+    expect(await lookup(guard, 'two.test', undefined as never)).toEqual({ err: null, address: '93.184.216.34', family: 4 });
     const unknown = await lookup(guard, 'nowhere.test', {});
     expect([unknown.err!.message, unknown.err!.code]).toEqual(['Webhook destination host could not be resolved: nowhere.test', 'ENOTFOUND']);
     // With private destinations allowed, the same name resolves.
     const open = new DestinationGuard({ allowPrivate: true, dnsServers: [dns.server] });
     expect(await lookup(open, 'mixed.test', {})).toEqual({ err: null, address: '93.184.216.34', family: 4 });
+  });
+
+  it('the socket lookup hands a failed resolution to the socket as its error', async () => {
+    const guard = new DestinationGuard({ allowPrivate: false, dnsServers: [dns.server] });
+    const failure = Object.assign(new Error('resolver gone'), { code: 'ESERVFAIL' });
+    jest.spyOn(guard, 'resolve').mockRejectedValue(failure);
+    expect(await lookup(guard, 'any.test', {})).toEqual({ err: failure, address: '', family: 0 });
   });
 
   it('connection options: an IP literal host (bracketed or not, as host or hostname) is checked at once; names are left to the lookup', () => {
@@ -296,9 +304,40 @@ describe('DestinationGuard', () => {
     expect(new DestinationGuard({ allowPrivate: true }).connectionOptions({ host: '127.0.0.1' })).toMatchObject({ host: '127.0.0.1' });
   });
 
+  it('connection options: only a host in a pair of brackets is unwrapped; a host with one bracket, or none at all, is left to the lookup', () => {
+    const guard = new DestinationGuard({ allowPrivate: false });
+    expect(() => guard.connectionOptions({ host: '[127.0.0.1]' })).toThrow(`${NON_ROUTABLE_MESSAGE}: 127.0.0.1`);
+    for (const options of [{ host: 'x127.0.0.1]' }, { hostname: '[127.0.0.1x' }, { port: 80 }]) {
+      expect(guard.connectionOptions(options)).toEqual({ ...options, lookup: guard.lookup });
+    }
+  });
+
+  it('the guarded https agent opens its connections itself when the destination is allowed', async () => {
+    const agents = new DestinationGuard({ allowPrivate: true }).createAgents();
+    let connections = 0;
+    const tcp = createNetServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const err = await new Promise<Error>((resolve) => {
+      const req = httpsRequest({ host: '127.0.0.1', port: (tcp.address() as AddressInfo).port, path: '/', agent: agents.https }, () => resolve(new Error('answered')));
+      req.on('error', resolve);
+      req.end();
+    });
+    expect(err.message).not.toBe('answered');
+    expect(connections).toBe(1);
+    agents.https.destroy();
+    await new Promise((resolve) => tcp.close(resolve));
+  });
+
   it("without DNS servers configured, names resolve with the system's resolver (localhost is loopback); what is not an http(s) URL or does not resolve is refused", async () => {
     const guard = new DestinationGuard({ allowPrivate: false });
     expect((await guard.resolve('localhost')).map((a) => a.address)).toContain('127.0.0.1');
+    // A name that does not exist (.invalid never does, RFC 2606): no address.
+    expect(await guard.resolve('nowhere.invalid')).toEqual([]);
+    // An empty list of DNS servers is none configured.
+    expect((await new DestinationGuard({ allowPrivate: false, dnsServers: [] }).resolve('localhost')).map((a) => a.address)).toContain('127.0.0.1');
     await expect(guard.check('http://localhost:3000/hook')).rejects.toThrow(NON_ROUTABLE_MESSAGE);
     await expect(guard.check('not a url')).rejects.toThrow(new DestinationRefusedError('Webhook destination must be an http(s) URL'));
     await expect(guard.check('file:///etc/passwd')).rejects.toThrow(new DestinationRefusedError('Webhook destination must be an http(s) URL'));
