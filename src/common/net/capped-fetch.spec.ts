@@ -4,8 +4,11 @@ import { cappedFetch } from './capped-fetch';
 
 let server: Server;
 let base: string;
+/** Resolves when the server's side of the last endless answer closes. */
+let endlessClosed: Promise<void> = Promise.resolve();
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/endless') endlessClosed = new Promise((resolve) => res.once('close', () => resolve()));
     if (req.url === '/small') {
       res.writeHead(201, { 'content-type': 'application/json', 'x-thing': 'a' }).end('{"ok":true}');
     } else if (req.url === '/endless') {
@@ -45,8 +48,22 @@ describe('cappedFetch', () => {
     expect((await f(`${base}/none`)).status).toBe(204);
   });
 
-  it('gives up on an answer larger than the cap, without reading it all', async () => {
+  it('gives up on an answer larger than the cap, without reading it all, and drops the connection', async () => {
     await expect(f(`${base}/endless`)).rejects.toThrow('the answer is larger than 262144 bytes');
+    await endlessClosed;
+  });
+
+  it('sends the request as given: method, headers, body', async () => {
+    const echo = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, thing: req.headers['x-thing'], body })));
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const res = await f(`http://127.0.0.1:${(echo.address() as AddressInfo).port}/`, { method: 'PUT', headers: { 'x-thing': 'b' }, body: 'hello' });
+    expect(await res.json()).toEqual({ method: 'PUT', thing: 'b', body: 'hello' });
+    echo.closeAllConnections();
+    await new Promise((r) => echo.close(r));
   });
 
   it('gives up when the answer does not complete within the deadline', async () => {

@@ -3,7 +3,7 @@ import * as https from 'node:https';
 import * as net from 'node:net';
 import { AddressInfo } from 'node:net';
 import { DestinationGuard, DestinationRefusedError, NON_ROUTABLE_MESSAGE } from './destination-guard';
-import { describeNetworkError, OutboundError, OutboundHttp, post, send } from './outbound-http';
+import { describeNetworkError, MAX_RESPONSE_BYTES, OutboundError, OutboundHttp, post, send, SEND_TIMEOUT_MS } from './outbound-http';
 
 /** A real server on loopback; each test says how it answers. */
 let server: http.Server;
@@ -70,12 +70,58 @@ describe('post', () => {
     expect(res.body).toHaveLength(64 * 1024);
   });
 
-  it('gives up after the timeout with an error that names no URL', async () => {
-    handler = () => undefined; // never answers
+  it('drops the connection past the cap instead of reading the rest', async () => {
+    let written!: Promise<boolean>;
+    handler = (_req, res) => {
+      // Whether the whole answer was written when the server's side of the exchange closed.
+      written = new Promise((resolve) => res.once('close', () => resolve(res.writableFinished)));
+      res.on('error', () => undefined);
+      res.writeHead(200);
+      const chunk = 'y'.repeat(16 * 1024);
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 4 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    };
+    const res = await post({ url: `${base}/big`, headers: {}, body: '' }, agents, { maxBytes: 1024 });
+    expect([res.body.length, res.truncated]).toEqual([1024, true]);
+    expect(await written).toBe(false);
+  });
+
+  it('gives up after the timeout with an error that names no URL, and drops the connection', async () => {
+    let dropped!: Promise<void>;
+    // Never answers; notes when the client drops the connection.
+    handler = (req) => {
+      dropped = new Promise((resolve) => req.socket.once('close', () => resolve()));
+    };
     const err = await post({ url: `${base}${SECRET_PATH}`, headers: {}, body: '{}' }, agents, { timeoutMs: 300 }).catch((e) => e);
     expect(err).toBeInstanceOf(OutboundError);
     expect(err).toMatchObject({ message: 'No answer within 0.3 s', permanent: false });
-    server.closeAllConnections();
+    await dropped;
+  });
+
+  it('without options: a deadline of 10 s and answers up to 64 KiB', async () => {
+    expect([SEND_TIMEOUT_MS, MAX_RESPONSE_BYTES]).toEqual([10_000, 65_536]);
+    const timers = jest.spyOn(global, 'setTimeout');
+    handler = (_req, res) => res.writeHead(200).end('w'.repeat(MAX_RESPONSE_BYTES + 1));
+    const res = await post({ url: `${base}/big`, headers: {}, body: '' }, agents);
+    expect(timers.mock.calls.map((c) => c[1])).toContain(10_000);
+    timers.mockRestore();
+    expect([res.body.length, res.truncated]).toEqual([MAX_RESPONSE_BYTES, true]);
+  });
+
+  it('a receiver that drops the connection mid-answer is a transient error', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('partial', () => res.socket?.destroy());
+    };
+    const err = await post({ url: `${base}${SECRET_PATH}`, headers: {}, body: '' }, agents).catch((e) => e);
+    expect(err).toEqual(new OutboundError('The receiver closed the connection mid-answer', false));
   });
 
   it('a refused connection is a transient error described without the URL', async () => {
@@ -219,5 +265,15 @@ describe('OutboundHttp', () => {
     await expect(http1.postOperator({ url: `${base}/in`, headers: {}, body: '{}' })).resolves.toMatchObject({ statusCode: 202, body: 'ok' });
     expect(seen.map((s) => s.url)).toEqual(['/in']);
     http1.onApplicationShutdown();
+  });
+
+  it('operator agents keep connections alive, up to 256 per host; shutdown closes all four agents', () => {
+    const http1 = new OutboundHttp(new DestinationGuard({ allowPrivate: false }));
+    const all = [http1.guarded.http, http1.guarded.https, http1.operator.http, http1.operator.https];
+    expect(all.map((a) => [(a as unknown as { keepAlive: boolean }).keepAlive, a.maxSockets])).toEqual(all.map(() => [true, 256]));
+    expect(http1.operator.https).toBeInstanceOf(https.Agent);
+    const destroyed = all.map((a) => jest.spyOn(a, 'destroy'));
+    http1.onApplicationShutdown();
+    expect(destroyed.map((d) => d.mock.calls.length)).toEqual([1, 1, 1, 1]);
   });
 });
