@@ -71,6 +71,21 @@ describe('permissions', () => {
 });
 
 describe('the permission tables', () => {
+  it('the resource/action table of docs/decisions-local.md, "Roles and permissions", in its order', () => {
+    expect(RESOURCE_ACTIONS).toEqual({
+      organization: ['update', 'delete'],
+      member: ['create', 'update', 'delete'],
+      invitation: ['create', 'cancel'],
+      team: ['create', 'update', 'delete'],
+      ac: ['create', 'read', 'update', 'delete'],
+      project: ['create', 'read', 'update', 'delete'],
+      task: ['create', 'read', 'update', 'delete', 'assign'],
+      label: ['create', 'read', 'update', 'delete'],
+      workspace: ['read', 'update', 'delete', 'manage_settings'],
+    });
+    expect(Object.keys(RESOURCE_ACTIONS)).toEqual(['organization', 'member', 'invitation', 'team', 'ac', 'project', 'task', 'label', 'workspace']);
+  });
+
   it('owner: everything; admin: everything but deleting the organization or the workspace', () => {
     const all = Object.fromEntries(Object.entries(RESOURCE_ACTIONS).map(([r, a]) => [r, [...a]]));
     expect(permissionTable(unionPermissions([STATIC_ROLE_PERMISSIONS.owner]))).toEqual(all);
