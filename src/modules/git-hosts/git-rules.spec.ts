@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { httpUrl } from './git-events';
 import { readComment, readWebhook } from './git-payloads';
-import { isValidBranchPattern, labelColor, readLabels, taskNumberInBranch, taskTitle, transitionStatus, transitionTarget } from './git-rules';
+import { commentContent, isValidBranchPattern, labelColor, readLabels, taskDescription, taskNumberInBranch, taskTitle, transitionStatus, transitionTarget } from './git-rules';
 import { hmacSha256Matches, sha256Hex } from './webhook-signature';
 
 const BOARD = [
@@ -36,6 +36,21 @@ describe('branch pattern', () => {
     expect(isValidBranchPattern('{user}-{number}')).toBe(false);
     expect(isValidBranchPattern('x'.repeat(100) + '{number}')).toBe(false);
     expect(isValidBranchPattern(3)).toBe(false);
+  });
+});
+
+describe('branch pattern: limits', () => {
+  it('a pattern of 1 to 100 characters', () => {
+    expect(isValidBranchPattern('{number}')).toBe(true);
+    expect(isValidBranchPattern('x'.repeat(92) + '{number}')).toBe(true);
+    expect(isValidBranchPattern('x'.repeat(93) + '{number}')).toBe(false);
+    expect(isValidBranchPattern('')).toBe(false);
+    expect(isValidBranchPattern('{}-{number}')).toBe(false);
+  });
+
+  it('a number of more than 9 digits is no task number', () => {
+    expect(taskNumberInBranch('{slug}-{number}', 'API', 'api-123456789')).toBe(123456789);
+    expect(taskNumberInBranch('{slug}-{number}', 'API', 'api-1234567890')).toBeNull();
   });
 });
 
@@ -100,6 +115,61 @@ describe('labels', () => {
     expect(labelColor('red')).toBe('#6b7280');
     expect(taskTitle('  ', 4)).toBe('Issue #4');
     expect(taskTitle('x'.repeat(600), 1)).toHaveLength(500);
+  });
+});
+
+describe('labels: colours, names, first value wins', () => {
+  it('a colour is six hex digits, with or without #, blanks around allowed; anything else is the default', () => {
+    expect(labelColor(' #AbCdEf ')).toBe('#abcdef');
+    expect(labelColor('ABCDEF')).toBe('#abcdef');
+    for (const raw of ['x#00ff00', '00ff00x', '#00ff0', '##00ff00', '', undefined, null, 0xff0000]) expect([raw, labelColor(raw)]).toEqual([raw, '#6b7280']);
+  });
+
+  it('a label without a colour gets the default; a nameless one is skipped; a long name is cut to 100 characters', () => {
+    expect(readLabels([{ name: 'bug' }, { name: undefined as unknown as string }, { name: `  ${'n'.repeat(150)} ` }], [])).toEqual({
+      others: [
+        { name: 'bug', color: '#6b7280' },
+        { name: 'n'.repeat(100), color: '#6b7280' },
+      ],
+    });
+  });
+
+  it('the first usable status and priority win; the prefix must start the name; spaces around the colon allowed', () => {
+    expect(readLabels([{ name: 'priority:meh' }, { name: 'Priority : HIGH' }, { name: 'priority:low' }, { name: 'status:to-do' }], ['to-do'])).toEqual({
+      priority: 'high',
+      status: 'to-do',
+      others: [],
+    });
+    expect(readLabels([{ name: 'xstatus:to-do' }, { name: 'no-priority:low' }], ['to-do'])).toEqual({
+      others: [
+        { name: 'xstatus:to-do', color: '#6b7280' },
+        { name: 'no-priority:low', color: '#6b7280' },
+      ],
+    });
+  });
+});
+
+describe('text limits', () => {
+  it('a title: trimmed, the issue number when there is none, at most 500 characters ending with … when cut', () => {
+    expect(taskTitle('  Fix it  ', 3)).toBe('Fix it');
+    expect(taskTitle(7, 3)).toBe('Issue #3');
+    expect(taskTitle(undefined, 3)).toBe('Issue #3');
+    expect(taskTitle('t'.repeat(500), 1)).toBe('t'.repeat(500));
+    expect(taskTitle('t'.repeat(501), 1)).toBe(`${'t'.repeat(499)}\u2026`);
+  });
+
+  it('a description: null when blank, kept as written up to 100,000 characters', () => {
+    for (const body of ['', '  \n', null, undefined, 5]) expect([body, taskDescription(body)]).toEqual([body, null]);
+    expect(taskDescription('  indented\n')).toBe('  indented\n');
+    expect(taskDescription('d'.repeat(100_000))).toBe('d'.repeat(100_000));
+    expect(taskDescription('d'.repeat(100_001))).toBe(`${'d'.repeat(99_999)}\u2026`);
+  });
+
+  it('a comment: null when blank, kept as written up to 20,000 characters', () => {
+    for (const body of ['', ' ', null, undefined, {}]) expect([body, commentContent(body)]).toEqual([body, null]);
+    expect(commentContent(' hi ')).toBe(' hi ');
+    expect(commentContent('c'.repeat(20_000))).toBe('c'.repeat(20_000));
+    expect(commentContent('c'.repeat(20_001))).toBe(`${'c'.repeat(19_999)}\u2026`);
   });
 });
 
