@@ -152,6 +152,7 @@ describe('generic webhook', () => {
       data: { oldStatus: 'to-do', newStatus: 'done' },
     });
     expect(genericWebhookBody(event({ actor: null }), CLIENT).actor).toBeNull();
+    expect(genericWebhookBody(event({ data: undefined as unknown as TaskEvent['data'] }), CLIENT).data).toEqual({});
   });
 
   /** The Standard Webhooks signature computed without the package. */
