@@ -82,6 +82,9 @@ describe('FanOutProcessor', () => {
     await setUp({ person: 0, integration: 1 }).run('taskCreated', event(1));
     expect(logged).toEqual([['debug', 'job j-1 (1 events): 1 delivery jobs asked for', 'FanOutProcessor']]);
     logged.length = 0;
+    await setUp({ person: 1, integration: 1 }).run('taskCreated', event(1));
+    expect(logged).toEqual([['debug', 'job j-1 (1 events): 2 delivery jobs asked for', 'FanOutProcessor']]);
+    logged.length = 0;
     await expect(setUp({ person: 0, integration: 0 }).run('events', { events: [event(1)] })).resolves.toEqual({ queued: { person: 0, integration: 0 } });
     expect(logged).toEqual([]);
   });
