@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
+import { validate } from 'class-validator';
 import { httpUrl } from './git-events';
 import { readComment, readWebhook } from './git-payloads';
 import { commentContent, isValidBranchPattern, labelColor, readLabels, taskDescription, taskNumberInBranch, taskTitle, transitionStatus, transitionTarget } from './git-rules';
+import { IsBranchPattern } from './git-validators';
 import { hmacSha256Matches, sha256Hex } from './webhook-signature';
 
 const BOARD = [
@@ -39,13 +41,31 @@ describe('branch pattern', () => {
   });
 });
 
+class BranchPatternInput {
+  @IsBranchPattern()
+  branchPattern: unknown;
+}
+
 describe('branch pattern: limits', () => {
+  it('the 400 message of a pattern that breaks the rules, and of one that is no string', async () => {
+    const problem = async (branchPattern: unknown) => (await validate(Object.assign(new BranchPatternInput(), { branchPattern })))[0]?.constraints;
+    expect(await problem('{slug}')).toEqual({ isBranchPattern: 'branchPattern must contain {number} once, may contain {slug} once, and at most 100 characters' });
+    expect(await problem(3)).toEqual({ isBranchPattern: 'branchPattern must be a string' });
+    expect(await problem('{slug}-{number}')).toBeUndefined();
+  });
+
   it('a pattern of 1 to 100 characters', () => {
     expect(isValidBranchPattern('{number}')).toBe(true);
     expect(isValidBranchPattern('x'.repeat(92) + '{number}')).toBe(true);
     expect(isValidBranchPattern('x'.repeat(93) + '{number}')).toBe(false);
     expect(isValidBranchPattern('')).toBe(false);
     expect(isValidBranchPattern('{}-{number}')).toBe(false);
+    expect(isValidBranchPattern('no-placeholder')).toBe(false);
+  });
+
+  it('the project key is matched literally, its special characters included', () => {
+    expect(taskNumberInBranch('{slug}-{number}', 'A.I', 'feature/a.i-3')).toBe(3);
+    expect(taskNumberInBranch('{slug}+{number}', 'C++', 'c+++4')).toBe(4);
   });
 
   it('a number of more than 9 digits is no task number', () => {
@@ -96,6 +116,8 @@ describe('transitions', () => {
     expect(transitionStatus('pr_opened', 'done', board, 'in-review')).toBeNull();
     expect(transitionStatus('issue_closed', 'done', board, 'shipped')).toBe('shipped');
     expect(transitionStatus('issue_closed', 'done', board)).toBeNull();
+    expect(transitionStatus('issue_closed', 'shipped', board)).toBeNull();
+    expect(transitionStatus('issue_reopened', 'shipped', [{ slug: 'backlog', isFinal: false }, ...board])).toBe('to-do');
     expect(transitionStatus('issue_closed', 'archived', board, 'shipped')).toBeNull();
   });
 });
@@ -140,10 +162,11 @@ describe('labels: colours, names, first value wins', () => {
       status: 'to-do',
       others: [],
     });
-    expect(readLabels([{ name: 'xstatus:to-do' }, { name: 'no-priority:low' }], ['to-do'])).toEqual({
+    expect(readLabels([{ name: 'xstatus:to-do' }, { name: 'no-priority:low' }, { name: 'status:to-do\nmore' }], ['to-do'])).toEqual({
       others: [
         { name: 'xstatus:to-do', color: '#6b7280' },
         { name: 'no-priority:low', color: '#6b7280' },
+        { name: 'status:to-do\nmore', color: '#6b7280' },
       ],
     });
   });
