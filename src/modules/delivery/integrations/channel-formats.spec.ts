@@ -40,6 +40,9 @@ describe('messenger', () => {
   it('cannot send without a token or a chat', () => {
     expect(() => MESSENGER.request(target({ botToken: null }), ctx)).toThrow(UnusableTargetError);
     expect(() => MESSENGER.request(target({ chatId: null }), ctx)).toThrow(UnusableTargetError);
+    // The message is the failure recorded on the delivery.
+    expect(() => MESSENGER.request(target({ botToken: null }), ctx)).toThrow(new UnusableTargetError('The integration has no bot token'));
+    expect(() => MESSENGER.request(target({ chatId: null }), ctx)).toThrow(new UnusableTargetError('The integration has no chat id'));
   });
 
   it('delivered only with ok: true; a 2xx without it fails for good', () => {
@@ -120,6 +123,7 @@ describe('webhooks', () => {
     expect(TEAMCHAT.judge(answer(200, 'ok for https://hooks.test/x/SECRET'), [])).toEqual({ outcome: 'delivered' });
     expect(TEAMCHAT.judge(answer(503, 'down', { 'retry-after': '7' }), [])).toEqual({ outcome: 'transient', error: 'HTTP 503: down', retryAfterMs: null });
     expect(TEAMCHAT.judge(answer(300, 'moved'), [])).toEqual({ outcome: 'permanent', error: 'HTTP 300: moved (redirects are not followed)' });
+    expect(TEAMCHAT.judge(answer(199, 'early'), [])).toEqual({ outcome: 'permanent', error: 'HTTP 199: early' });
   });
 
   it('each channel posts JSON to the target URL, through the guarded agents but the messenger', () => {
