@@ -41,7 +41,7 @@ export interface PrefetchedMembershipRequest {
  */
 export function permissionTarget(need: PermissionRequirement | undefined, req: Record<string, unknown>): PermissionTarget | null {
   if (!need) return null;
-  const source = req[need.scope.from] as Record<string, unknown> | undefined;
-  const id = source && typeof source === 'object' ? source[need.scope.key] : undefined;
-  return typeof id === 'string' && isUuid(id) ? { kind: need.scope.kind, id: id.toLowerCase() } : null;
+  // A body that is not an object (a JSON string, number or null) has no such member: undefined.
+  const id = (req[need.scope.from] as Record<string, unknown> | null | undefined)?.[need.scope.key];
+  return isUuid(id) ? { kind: need.scope.kind, id: id.toLowerCase() } : null;
 }
