@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
+import { Client } from 'pg';
 import { QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { Auth, Res } from '../../support/api';
@@ -333,6 +334,61 @@ describe('password reset', () => {
     expect(link.searchParams.get('lang')).toBe('en');
     const foreign = await t.api.post('/auth/request-password-reset', { email: u.user.email, redirectTo: 'https://evil.test/reset' });
     expect([foreign.status, foreign.body]).toEqual([400, { message: 'redirectTo must be on the origin of CLIENT_URL or PUBLIC_API_URL' }]);
+  });
+});
+
+/**
+ * Runs `use` twice at once while the test holds the user's row (FOR UPDATE), which a token's use
+ * locks right after taking the token: the first use waits there with the token taken and not yet
+ * committed, and the second has read what it reads of the token and waits for the first's
+ * uncommitted delete of it (both seen in pg_stat_activity, no time given). Then the row is let go
+ * and both answers are returned, in the order they were sent.
+ */
+async function twoUsesAtOnce(userId: string, use: (n: number) => Promise<Res>): Promise<Res[]> {
+  const holder = new Client({ connectionString: t.databaseUrl });
+  await holder.connect();
+  let uses: Promise<Res[]> | undefined;
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM "user" WHERE id = $1 FOR UPDATE', [userId]);
+    uses = Promise.all([use(1), use(2)]);
+    const waiting = (like: string) =>
+      sql(t.databaseUrl, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [like]);
+    await until('one use waiting for the user row and one for the token', async () => {
+      const [[onUser], [onToken]] = await Promise.all([waiting('%FROM "user" WHERE id = $1 FOR UPDATE%'), waiting('%user_token%')]);
+      return onUser.n === 1 && onToken.n === 1;
+    });
+  } finally {
+    await holder.query('ROLLBACK');
+    await holder.end();
+  }
+  return uses;
+}
+
+describe('one token used twice at once', () => {
+  it('two resets with one reset token: exactly one succeeds, the other is 400 and changes nothing', async () => {
+    const u = await verifiedUser('racer');
+    const token = await resetToken(u.user.email);
+    const answers = await twoUsesAtOnce(u.user.id, (n) => t.api.post('/auth/reset-password', { newPassword: `new password ${n}`, token }));
+    const outcome = answers.map((r) => [r.status, r.body]);
+    expect(outcome).toContainEqual([200, { status: true }]);
+    expect(outcome).toContainEqual([400, { message: 'Invalid or expired token' }]);
+    // The password is the one of the use that succeeded; the other's never worked.
+    const won = answers.findIndex((r) => r.status === 200) + 1;
+    const lost = 3 - won;
+    expect((await t.api.post('/auth/sign-in/email', { email: u.user.email, password: `new password ${won}` })).status).toBe(200);
+    expect((await t.api.post('/auth/sign-in/email', { email: u.user.email, password: `new password ${lost}` })).status).toBe(401);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM user_token WHERE user_id = $1`, [u.user.id])).toEqual([]);
+  });
+
+  it('two verifications with one verification token: exactly one succeeds, the other is 400', async () => {
+    const u = await t.api.signUp({ email: address('twice') });
+    const link = local(tokenLink(await mail(u.user.email, VERIFY_SUBJECT)));
+    const answers = await twoUsesAtOnce(u.user.id, () => t.api.get(link));
+    const outcome = answers.map((r) => [r.status, r.body]);
+    expect(outcome).toContainEqual([200, { status: true, user: { ...u.user, emailVerified: true, updatedAt: expect.any(String) } }]);
+    expect(outcome).toContainEqual([400, { message: 'Invalid or expired token' }]);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM user_token WHERE user_id = $1`, [u.user.id])).toEqual([]);
   });
 });
 
