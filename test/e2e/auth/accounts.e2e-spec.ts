@@ -6,6 +6,7 @@ import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { Auth, Res } from '../../support/api';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
+import { nearMissUrls } from '../../support/near-misses';
 import { ReceivedMail, TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 
@@ -186,6 +187,39 @@ describe('email verification', () => {
     }
     const bad = await t.api.post('/auth/send-verification-email', { email: 'not-an-email' });
     expect([bad.status, bad.body]).toEqual([400, { message: 'email must be a valid email address' }]);
+  });
+
+  it('every callbackURL and redirectTo refuses near misses of both allowed origins, and a refusal does nothing', async () => {
+    const u = await t.api.signUp({ email: address('near') });
+    const link = tokenLink(await mail(u.user.email, VERIFY_SUBJECT));
+    const token = link.searchParams.get('token')!;
+    const tokens = () => sql(t.databaseUrl, `SELECT purpose, token_hash FROM user_token WHERE user_id = $1 ORDER BY purpose`, [u.user.id]);
+    const before = await tokens();
+    expect(before).toEqual([{ purpose: 'verify-email', token_hash: sha256(token) }]);
+    const refused = (field: string) => [400, { message: `${field} must be on the origin of CLIENT_URL or PUBLIC_API_URL` }];
+    const newcomers: string[] = [];
+    for (const allowed of [CLIENT_URL, PUBLIC_API_URL]) {
+      for (const [what, url] of nearMissUrls(allowed)) {
+        const newcomer = address('nearmiss');
+        newcomers.push(newcomer);
+        const answers = {
+          signUp: await t.api.post('/auth/sign-up/email', { name: 'Eve', email: newcomer, password: 'correct horse battery', callbackURL: url }),
+          sendVerification: await t.api.post('/auth/send-verification-email', { email: u.user.email, callbackURL: url }),
+          verify: await t.api.get(`/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(url)}`),
+          requestReset: await t.api.post('/auth/request-password-reset', { email: u.user.email, redirectTo: url }),
+        };
+        expect([what, url, Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, [r.status, r.body]]))]).toEqual([
+          what,
+          url,
+          { signUp: refused('callbackURL'), sendVerification: refused('callbackURL'), verify: refused('callbackURL'), requestReset: refused('redirectTo') },
+        ]);
+      }
+    }
+    // No account was made, no token spent, replaced or added.
+    expect(await sql(t.databaseUrl, `SELECT email FROM "user" WHERE email = ANY($1)`, [newcomers])).toEqual([]);
+    expect(await tokens()).toEqual(before);
+    const verified = await t.api.get(local(link));
+    expect([verified.status, verified.body.user?.emailVerified]).toEqual([200, true]);
   });
 
   it('refuses an unknown or expired token with 400', async () => {
