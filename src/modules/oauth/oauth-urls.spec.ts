@@ -48,5 +48,15 @@ describe('resolveCallbackUrl', () => {
     'https://user@app.example.com/',
     '/\\evil.example.com',
     'https://app.example.com/ x',
+    // Near misses of an allowed origin: a check by prefix, by host alone or on the raw text lets one through.
+    'https://app.example.com:8443/done',
+    'https://app.example.comevil.com/done',
+    'https://app.example.com@evil.example.com/done',
+    'https://app.example.com:@evil.example.com/done',
+    'https://app.example.com./done',
+    'https://api.example.com.evil.com/done',
+    'https://evil.example.com/https://app.example.com/done',
+    '//evil.example.com/https://app.example.com/done',
+    'https://evil.example.com/done?next=https://app.example.com/done',
   ])('refuses %s', (v) => expect(resolveCallbackUrl(v, client, origins)).toBeNull());
 });

@@ -3,10 +3,12 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { API_KEY_REFUSED, NOT_INSTANCE_ADMIN } from '../../../src/common/guards/instance-admin.guard';
 import { DASHBOARD_UNAUTHORIZED, QueueDashboard } from '../../../src/modules/admin/queue-dashboard.service';
+import { APP_CONFIG, AppConfig } from '../../../src/config/app-config';
 import { QUEUE_NAMES, QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { Auth } from '../../support/api';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
+import { nearMissOrigins } from '../../support/near-misses';
 
 const REDIS_URL = runRedisUrl();
 const UNAUTHORIZED = { status: 401, body: { message: 'Unauthorized' } };
@@ -177,6 +179,23 @@ describe('in a browser', () => {
       expect((await pause({ origin, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
       expect(await queue.isPaused()).toBe(true);
       expect((await dashboard(`/api/queues/${QueueName.Email}/resume`, { cookie, origin, 'sec-fetch-site': 'same-origin' }, { method: 'PUT' })).status).toBe(200);
+      expect(await queue.isPaused()).toBe(false);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it("a near miss of the dashboard's own origin or PUBLIC_API_URL's is refused, and the queue is not paused", async () => {
+    const { cookie } = await openSession(admin.token);
+    const queue = new Queue(QueueName.Email, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${t.queuePrefix}:bull` });
+    try {
+      for (const allowed of [origin, new URL(t.running.app.get<AppConfig>(APP_CONFIG).publicApiUrl).origin]) {
+        for (const [what, near] of nearMissOrigins(allowed)) {
+          // Sec-Fetch-Site says same-origin, so only the Origin header decides.
+          const res = await dashboard(`/api/queues/${QueueName.Email}/pause`, { cookie, origin: near, 'sec-fetch-site': 'same-origin' }, { method: 'PUT' });
+          expect([allowed, what, near, statusAndBody(res)]).toEqual([allowed, what, near, { status: 403, body: { message: 'Cross-origin request refused' } }]);
+        }
+      }
       expect(await queue.isPaused()).toBe(false);
     } finally {
       await queue.close();

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
+import { Client } from 'pg';
 import { QueueName } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
 import { Auth, Res } from '../../support/api';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
+import { nearMissUrls } from '../../support/near-misses';
 import { ReceivedMail, TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 
@@ -187,6 +189,39 @@ describe('email verification', () => {
     expect([bad.status, bad.body]).toEqual([400, { message: 'email must be a valid email address' }]);
   });
 
+  it('every callbackURL and redirectTo refuses near misses of both allowed origins, and a refusal does nothing', async () => {
+    const u = await t.api.signUp({ email: address('near') });
+    const link = tokenLink(await mail(u.user.email, VERIFY_SUBJECT));
+    const token = link.searchParams.get('token')!;
+    const tokens = () => sql(t.databaseUrl, `SELECT purpose, token_hash FROM user_token WHERE user_id = $1 ORDER BY purpose`, [u.user.id]);
+    const before = await tokens();
+    expect(before).toEqual([{ purpose: 'verify-email', token_hash: sha256(token) }]);
+    const refused = (field: string) => [400, { message: `${field} must be on the origin of CLIENT_URL or PUBLIC_API_URL` }];
+    const newcomers: string[] = [];
+    for (const allowed of [CLIENT_URL, PUBLIC_API_URL]) {
+      for (const [what, url] of nearMissUrls(allowed)) {
+        const newcomer = address('nearmiss');
+        newcomers.push(newcomer);
+        const answers = {
+          signUp: await t.api.post('/auth/sign-up/email', { name: 'Eve', email: newcomer, password: 'correct horse battery', callbackURL: url }),
+          sendVerification: await t.api.post('/auth/send-verification-email', { email: u.user.email, callbackURL: url }),
+          verify: await t.api.get(`/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(url)}`),
+          requestReset: await t.api.post('/auth/request-password-reset', { email: u.user.email, redirectTo: url }),
+        };
+        expect([what, url, Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, [r.status, r.body]]))]).toEqual([
+          what,
+          url,
+          { signUp: refused('callbackURL'), sendVerification: refused('callbackURL'), verify: refused('callbackURL'), requestReset: refused('redirectTo') },
+        ]);
+      }
+    }
+    // No account was made, no token spent, replaced or added.
+    expect(await sql(t.databaseUrl, `SELECT email FROM "user" WHERE email = ANY($1)`, [newcomers])).toEqual([]);
+    expect(await tokens()).toEqual(before);
+    const verified = await t.api.get(local(link));
+    expect([verified.status, verified.body.user?.emailVerified]).toEqual([200, true]);
+  });
+
   it('refuses an unknown or expired token with 400', async () => {
     const unknown = await t.api.get(`/auth/verify-email?token=${randomBytes(32).toString('base64url')}`);
     expect([unknown.status, unknown.body]).toEqual([400, { message: 'Invalid or expired token' }]);
@@ -333,6 +368,61 @@ describe('password reset', () => {
     expect(link.searchParams.get('lang')).toBe('en');
     const foreign = await t.api.post('/auth/request-password-reset', { email: u.user.email, redirectTo: 'https://evil.test/reset' });
     expect([foreign.status, foreign.body]).toEqual([400, { message: 'redirectTo must be on the origin of CLIENT_URL or PUBLIC_API_URL' }]);
+  });
+});
+
+/**
+ * Runs `use` twice at once while the test holds the user's row (FOR UPDATE), which a token's use
+ * locks right after taking the token: the first use waits there with the token taken and not yet
+ * committed, and the second has read what it reads of the token and waits for the first's
+ * uncommitted delete of it (both seen in pg_stat_activity, no time given). Then the row is let go
+ * and both answers are returned, in the order they were sent.
+ */
+async function twoUsesAtOnce(userId: string, use: (n: number) => Promise<Res>): Promise<Res[]> {
+  const holder = new Client({ connectionString: t.databaseUrl });
+  await holder.connect();
+  let uses: Promise<Res[]> | undefined;
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM "user" WHERE id = $1 FOR UPDATE', [userId]);
+    uses = Promise.all([use(1), use(2)]);
+    const waiting = (like: string) =>
+      sql(t.databaseUrl, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [like]);
+    await until('one use waiting for the user row and one for the token', async () => {
+      const [[onUser], [onToken]] = await Promise.all([waiting('%FROM "user" WHERE id = $1 FOR UPDATE%'), waiting('%user_token%')]);
+      return onUser.n === 1 && onToken.n === 1;
+    });
+  } finally {
+    await holder.query('ROLLBACK');
+    await holder.end();
+  }
+  return uses;
+}
+
+describe('one token used twice at once', () => {
+  it('two resets with one reset token: exactly one succeeds, the other is 400 and changes nothing', async () => {
+    const u = await verifiedUser('racer');
+    const token = await resetToken(u.user.email);
+    const answers = await twoUsesAtOnce(u.user.id, (n) => t.api.post('/auth/reset-password', { newPassword: `new password ${n}`, token }));
+    const outcome = answers.map((r) => [r.status, r.body]);
+    expect(outcome).toContainEqual([200, { status: true }]);
+    expect(outcome).toContainEqual([400, { message: 'Invalid or expired token' }]);
+    // The password is the one of the use that succeeded; the other's never worked.
+    const won = answers.findIndex((r) => r.status === 200) + 1;
+    const lost = 3 - won;
+    expect((await t.api.post('/auth/sign-in/email', { email: u.user.email, password: `new password ${won}` })).status).toBe(200);
+    expect((await t.api.post('/auth/sign-in/email', { email: u.user.email, password: `new password ${lost}` })).status).toBe(401);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM user_token WHERE user_id = $1`, [u.user.id])).toEqual([]);
+  });
+
+  it('two verifications with one verification token: exactly one succeeds, the other is 400', async () => {
+    const u = await t.api.signUp({ email: address('twice') });
+    const link = local(tokenLink(await mail(u.user.email, VERIFY_SUBJECT)));
+    const answers = await twoUsesAtOnce(u.user.id, () => t.api.get(link));
+    const outcome = answers.map((r) => [r.status, r.body]);
+    expect(outcome).toContainEqual([200, { status: true, user: { ...u.user, emailVerified: true, updatedAt: expect.any(String) } }]);
+    expect(outcome).toContainEqual([400, { message: 'Invalid or expired token' }]);
+    expect(await sql(t.databaseUrl, `SELECT 1 FROM user_token WHERE user_id = $1`, [u.user.id])).toEqual([]);
   });
 });
 

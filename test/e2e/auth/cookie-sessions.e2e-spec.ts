@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { startTestApp, TestApp } from '../../support/app';
+import { nearMissOrigins } from '../../support/near-misses';
 
 const SERVICE = 'https://tandem.example.test';
+const CROSS_ORIGIN = 'Cross-origin request refused: a change signed in with the session cookie must come from this service or CLIENT_URL';
 const CLIENT = 'https://app.example.test';
 
 let t: TestApp;
@@ -53,11 +55,7 @@ describe('cookie sessions', () => {
       { 'sec-fetch-site': 'same-site' },
     ]) {
       const refused = await create(headers);
-      expect([JSON.stringify(headers), refused.status, refused.body]).toEqual([
-        JSON.stringify(headers),
-        403,
-        { message: 'Cross-origin request refused: a change signed in with the session cookie must come from this service or CLIENT_URL' },
-      ]);
+      expect([JSON.stringify(headers), refused.status, refused.body]).toEqual([JSON.stringify(headers), 403, { message: CROSS_ORIGIN }]);
     }
     // Nothing was created by the refused requests.
     const list = await t.api.get('/auth/organization/list', undefined, { headers: { cookie } });
@@ -71,6 +69,24 @@ describe('cookie sessions', () => {
     const own = new URL(t.url).origin;
     expect((await create({ origin: own })).status).toBe(200);
     expect((await create({ origin: own.replace(/:(\d+)$/, (_m, p: string) => `:${Number(p) + 1}`) })).status).toBe(403);
+  });
+
+  it('a near miss of an allowed origin is refused like any other origin, and the change is not made', async () => {
+    const { cookie } = await signIn();
+    // The request is sent to the service's real address: its origin is the third one allowed.
+    const own = new URL(t.url).origin;
+    for (const allowed of [SERVICE, CLIENT, own]) {
+      for (const [what, origin] of nearMissOrigins(allowed)) {
+        const res = await t.api.post('/auth/organization/create', { name: `WS ${randomBytes(3).toString('hex')}` }, undefined, { headers: { cookie, origin } });
+        expect([allowed, what, origin, res.status, res.body]).toEqual([allowed, what, origin, 403, { message: CROSS_ORIGIN }]);
+      }
+    }
+    const list = await t.api.get('/auth/organization/list', undefined, { headers: { cookie } });
+    expect([list.status, list.body]).toEqual([200, []]);
+    // Sign-out is a change too: a near miss does not end the session.
+    const out = await t.api.post('/auth/sign-out', undefined, undefined, { headers: { cookie, origin: `${CLIENT}.evil.test` } });
+    expect([out.status, out.body]).toEqual([403, { message: CROSS_ORIGIN }]);
+    expect((await t.api.get('/auth/get-session', undefined, { headers: { cookie } })).status).toBe(200);
   });
 
   it('a bearer token or an API key needs no origin, and wins over a cookie', async () => {

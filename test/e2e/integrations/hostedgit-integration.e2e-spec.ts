@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestApp, TestApp } from '../../support/app';
 import { withFailingInsert } from '../../support/failing-insert';
 import { sql } from '../../support/fixtures';
+import { nearMissUrls } from '../../support/near-misses';
 import { appKeyPair, FakeHostedgit, hmacHex, hostedgitAppEnv, linkHostedgit, sendHostedgitWebhook } from '../../support/git-hosts';
 import { HttpReceiver } from '../../support/http-receiver';
 import { createProject, createTask, MISSING_ID, ownerWithWorkspace, userWithRole } from '../../support/work-items';
@@ -211,6 +212,10 @@ describe('hostedgit integration settings', () => {
     const body = { repositoryOwner: 'acme', repositoryName: `cb-${n}`, callbackURL: '/projects/settings' };
     const refused = await t.api.post(`/hostedgit-integration/project/${project.id}/authorize`, { ...body, callbackURL: 'https://evil.example/x' }, owner.token);
     expect([refused.status, refused.body]).toEqual([400, { message: 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL' }]);
+    for (const [what, callbackURL] of nearMissUrls(CLIENT_URL)) {
+      const near = await t.api.post(`/hostedgit-integration/project/${project.id}/authorize`, { ...body, callbackURL }, owner.token);
+      expect([what, callbackURL, near.status, near.body]).toEqual([what, callbackURL, 400, { message: 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL' }]);
+    }
 
     const failed = await linkHostedgit(t.api, github, owner.token, project.id, body, 'nobody');
     expect(failed.status).toBe(302);

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
+import { PERSON_CHANNELS, PersonChannel } from '../../../src/modules/delivery/channels';
 import { deliveryBackoffMs } from '../../../src/queue/queues';
 import { startTestApp, TestApp } from '../../support/app';
 import { freePort, TestSmtpServer } from '../../support/smtp';
 import { until } from '../../support/until';
 import { queueOf, retryDelay, runNow, ScriptedReceiver } from '../integrations/delivery-support';
-import { notifiedTimes, savePreferences, settled, taskFor, taskMails, team, userDeliveries, waitForTaskMails } from './notification-support';
+import { notifiedTimes, savePreferences, saveRule, settled, taskFor, taskMails, team, userDeliveries, waitForTaskMails } from './notification-support';
 
 /**
  * Bursts, failures and the checks made when a message goes out (docs/notifications.md, "Bursts"
@@ -25,6 +26,8 @@ const FAILURE_WINDOW_MS = 3_000;
 const LONG_WINDOW_MS = 60_000;
 /** How long a test waits for a push sent at once before it fails (a deadline, not a measurement: that it did not wait is read from its job). */
 const PUSHED_WITHIN = 5_000;
+/** The error a delivery records when its channel is no longer wanted when the message goes out (docs/notifications.md). */
+const CHANNEL_OFF = 'Channel turned off or not configured for this notification';
 const receiver = new ScriptedReceiver();
 /** The mail server of the apps whose SMTP is up from the start. */
 const smtp = new TestSmtpServer();
@@ -377,4 +380,88 @@ describe('checked again when the message goes out', () => {
     expect(gotify).toHaveLength(2);
     expect(gotify[1].json.title).toBe(`${owner.user.name} commented on your task`);
   });
+
+  it('a rule muting the workspace saved after the notification was queued: nothing is sent on any channel, each delivery recorded as not sent; the in-app list keeps it', async () => {
+    const { bob, deliveries, received } = await ruleSavedWhileQueued(() => ({ isActive: false }));
+    for (const channel of PERSON_CHANNELS) {
+      expect([channel, deliveries[channel].status, deliveries[channel].attempts]).toEqual([
+        channel,
+        'failed',
+        [{ at: expect.any(String), statusCode: null, durationMs: 0, error: CHANNEL_OFF }],
+      ]);
+    }
+    expect(received).toEqual({ email: 0, topicpush: 0, serverpush: 0, webhook: 0 });
+    expect((await t.api.get('/notification', bob.token)).body.map((n: any) => n.type)).toEqual(['task.created']);
+  }, 40_000);
+
+  it("a rule turning channels off saved after the notification was queued: those channels send nothing, the rule's others deliver", async () => {
+    const { deliveries, received } = await ruleSavedWhileQueued(() => ({ emailEnabled: false, topicpushEnabled: false }));
+    expect(PERSON_CHANNELS.map((c) => [c, deliveries[c].status, deliveries[c].attempts.map((a) => a.error)])).toEqual([
+      ['email', 'failed', [CHANNEL_OFF]],
+      ['topicpush', 'failed', [CHANNEL_OFF]],
+      ['serverpush', 'delivered', [null]],
+      ['webhook', 'delivered', [null]],
+    ]);
+    expect(received).toEqual({ email: 0, topicpush: 0, serverpush: 1, webhook: 1 });
+  }, 40_000);
+
+  it('a rule selecting only another project saved after the notification was queued: nothing is sent about this project', async () => {
+    const { deliveries, received } = await ruleSavedWhileQueued((other) => ({ projectMode: 'selected', selectedProjectIds: [other] }));
+    expect(PERSON_CHANNELS.map((c) => [c, deliveries[c].status, deliveries[c].attempts.map((a) => a.error)])).toEqual(PERSON_CHANNELS.map((c) => [c, 'failed', [CHANNEL_OFF]]));
+    expect(received).toEqual({ email: 0, topicpush: 0, serverpush: 0, webhook: 0 });
+  }, 40_000);
 });
+
+/**
+ * A task created for bob (every channel on, in `project`) whose four deliveries are queued and
+ * held while bob saves the workspace rule `rule` (given the id of the workspace's other project);
+ * then they go. Answers each channel's settled delivery and how many messages reached each channel.
+ */
+async function ruleSavedWhileQueued(rule: (otherProjectId: string) => Record<string, unknown>) {
+  const { owner, bob, workspaceId, project, other } = await team(t);
+  const paths = await allChannels(bob.token);
+  await whileHeld(
+    bob.user.id,
+    4,
+    () => taskFor(t, owner, project.id, bob),
+    () => saveRule(t, bob.token, workspaceId, rule(other.id)),
+  );
+  const deliveries = Object.fromEntries(await Promise.all(PERSON_CHANNELS.map(async (c) => [c, (await settled(t, bob.user.id, c, 1, SENT_WITHIN))[0]] as const)));
+  const received = {
+    email: taskMails(smtp, bob.user.email).length,
+    topicpush: receiver.to(paths.topicpush).length,
+    serverpush: receiver.to(paths.serverpush).length,
+    webhook: receiver.to(paths.webhook).length,
+  };
+  return { bob, deliveries, received };
+}
+
+/**
+ * Runs `act`, which queues `count` channel deliveries to the user, while no worker may take them:
+ * the person channels' queues are paused (BullMQ stops handing out their jobs). Once every
+ * delivery is written, pending, unattempted and its job is in its queue, runs `meanwhile`; then
+ * lets the jobs go (a job waiting for a window's end runs now) and resumes the queues, also when
+ * the test fails on the way.
+ */
+async function whileHeld(userId: string, count: number, act: () => Promise<unknown>, meanwhile: () => Promise<unknown>): Promise<void> {
+  const queues = new Map(PERSON_CHANNELS.map((c) => [c, queueOf(t, `notify-${c}` as never)]));
+  try {
+    await Promise.all([...queues.values()].map((q) => q.pause()));
+    await act();
+    const held = await until(`${count} deliveries of ${userId} queued and held`, async () => {
+      const rows = await userDeliveries(t, userId);
+      if (rows.length !== count || rows.some((d) => d.status !== 'pending' || d.attempts.length)) return false;
+      const jobs = await Promise.all(rows.map((d) => queues.get(d.target_type as PersonChannel)!.getJob(d.id)));
+      return jobs.every(Boolean) && jobs;
+    });
+    await meanwhile();
+    for (const job of held) if ((await job!.getState()) === 'delayed') await job!.promote();
+    // Still nothing sent: the deliveries waited for the test, not for a worker that had already sent them.
+    expect((await userDeliveries(t, userId)).map((d) => [d.status, d.attempts.length])).toEqual(Array.from({ length: count }, () => ['pending', 0]));
+  } finally {
+    for (const q of queues.values()) {
+      await q.resume();
+      await q.close();
+    }
+  }
+}

@@ -5,6 +5,7 @@ import { CryptoService } from '../../../src/common/crypto/crypto.service';
 import { AppConfig } from '../../../src/config/app-config';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
+import { nearMissUrls } from '../../support/near-misses';
 import { freePort, loginAtProvider, ProviderUser, startOidcProvider, TestOidcProvider } from '../../support/oidc-provider';
 
 // The app's public address as the provider and the browser know it. The test plays the browser
@@ -382,6 +383,25 @@ describe('custom OAuth sign-in', () => {
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ message: 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL' });
     }
+  });
+
+  it('refuses near misses of both allowed origins as the callbackURL at authorize, and starts no flow', async () => {
+    const states = () => redis.keys(`${t.queuePrefix}:oauth:state:*`);
+    const before = new Set(await states());
+    for (const allowed of [CLIENT_URL, PUBLIC_API_URL]) {
+      for (const [what, url] of nearMissUrls(allowed)) {
+        const r = await t.api.get(`/auth/oauth2/authorize/custom?callbackURL=${encodeURIComponent(url)}`);
+        expect([what, url, r.status, r.body, r.headers.get('location')]).toEqual([
+          what,
+          url,
+          400,
+          { message: 'callbackURL must be on the origin of CLIENT_URL or PUBLIC_API_URL' },
+          null,
+        ]);
+      }
+    }
+    // No state was stored for a flow (keys of earlier tests may expire meanwhile, none is added).
+    expect((await states()).filter((k) => !before.has(k))).toEqual([]);
   });
 });
 

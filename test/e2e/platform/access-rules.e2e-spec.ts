@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { EmailNfkc1763780800000 } from '../../../src/database/migrations/1763780800000-EmailNfkc';
 import { startTestApp, TestApp } from '../../support/app';
 import { addMember, sql } from '../../support/fixtures';
+import { nearMissOrigins } from '../../support/near-misses';
 import { concretePath, registeredRoutes, routeAccess } from '../../support/routes';
 import { createProject, createTask } from '../../support/work-items';
 
@@ -369,6 +370,18 @@ describe('6. CORS, development secrets, proxies and look-alike emails', () => {
     });
     expect(goodPreflight.status).toBe(204);
     expect(goodPreflight.headers.get('access-control-allow-origin')).toBe(CLIENT_URL);
+  });
+
+  it('CORS answers no near miss of the allowed origin: no CORS header at all, preflight or not', async () => {
+    for (const [what, origin] of nearMissOrigins(CLIENT_URL)) {
+      const plain = await fetch(`${t.url}/health`, { headers: { origin } });
+      const preflight = await fetch(`${t.url}/task/${randomUUID()}`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization' },
+      });
+      const cors = (res: Response) => [...res.headers.keys()].filter((h) => h.startsWith('access-control-'));
+      expect([what, origin, cors(plain), cors(preflight)]).toEqual([what, origin, [], []]);
+    }
   });
 
   it('CORS_ORIGINS=* answers any origin, never with credentials', async () => {
