@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { CorsOptionsDelegate } from '@nestjs/common/interfaces/external/cors-options.interface';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Application, NextFunction, Request, RequestHandler, Response } from 'express';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
@@ -17,6 +17,7 @@ import { SESSION_COOKIE } from './common/http/cookies';
 import { documentAccess, routeTable } from './common/http/route-table';
 import { BODY_LIMIT_BYTES, jsonBodyParser } from './common/http/body-parser';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
+import { builtFiles, compressAnswers, sendBuilt } from './common/http/web-app';
 import { ensureDatabase, migrate } from './database/migrate';
 import { QUEUE_DASHBOARD_PATH, QueueDashboard } from './modules/admin/queue-dashboard.service';
 import { errorBodyKeyOf } from './modules/git-hosts/git-routes';
@@ -38,24 +39,25 @@ function serveWebApp(app: NestExpressApplication, logger: ReturnType<typeof crea
     logger.debug('no built web app (dist/web): serving the API only');
     return;
   }
-  const index = join(dir, 'index.html');
-  // Only /assets reaches the file system through the static middleware: mounted at the root it
-  // would stat a file for every API request too (7 % of a search's CPU). Built files there have
-  // content hashes in their names: cached for a year; the page and the few files beside it, never.
-  app.useStaticAssets(join(dir, 'assets'), {
-    prefix: '/assets',
-    index: false,
-    setHeaders: (res: Response) => res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
-  });
-  const rootFiles = new Set(
-    readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && e.name !== 'index.html')
-      .map((e) => `/${e.name}`),
-  );
+  // The file list is read once (a build's files do not change while it is served), so an API
+  // request never touches the file system here. Built files under /assets have content hashes in
+  // their names: cached for a year; the page and the few files beside it, never. A missing asset
+  // or a source map is a 404, not the page.
+  const assets = builtFiles(join(dir, 'assets'), '/assets');
+  const rootFiles = builtFiles(dir, '');
+  const index = rootFiles.get('/index.html')!;
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/api' || req.path.startsWith('/api/') || req.path.startsWith('/assets/')) return next();
-    res.setHeader('cache-control', 'no-cache');
-    res.sendFile(rootFiles.has(req.path) ? join(dir, req.path.slice(1)) : index);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/api' || req.path.startsWith('/api/')) return next();
+    if (req.path.startsWith('/assets/')) {
+      const asset = assets.get(req.path);
+      if (!asset) {
+        res.status(404).json({ message: 'Not found' });
+        return;
+      }
+      sendBuilt(req, res, next, asset, 'public, max-age=31536000, immutable');
+      return;
+    }
+    sendBuilt(req, res, next, rootFiles.get(req.path) ?? index, 'no-cache');
   });
 }
 
@@ -96,6 +98,7 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
   app.enableCors(corsOptions(config));
   app.use(jsonBodyParser(BODY_LIMIT_BYTES, errorBodyKeyOf));
   serveWebApp(app, logger);
+  app.use(compressAnswers());
   app.setGlobalPrefix('api');
 
   const doc = documentCommonErrors(

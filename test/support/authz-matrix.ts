@@ -77,6 +77,8 @@ export type Outcome = 'pass' | 401 | 403 | 404;
  * - otherwise (user-level, @ApiKeyScope routes) every signed-in caller passes.
  */
 export function expectedOutcome(route: RouteAccess, actor: Actor, extra: { handler?: Access; membersOnly?: boolean } = {}): Outcome {
+  // A signed-out caller (no credential) gets null from the few routes that say so (@AnswersNullSignedOut).
+  if (actor.kind === 'anonymous' && route.signedOutNull) return 'pass';
   if (actor.kind === 'anonymous' || actor.kind === 'revoked') return 401;
   if (actor.kind === 'scopedKey') return 403;
   if (route.instanceAdmin) return actor.instanceAdmin ? 'pass' : 403;

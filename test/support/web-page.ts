@@ -10,8 +10,8 @@ export async function newPage(browser: Browser, origin: string): Promise<{ page:
   const context = await browser.newContext({ baseURL: origin });
   const page = await context.newPage();
   const problems: string[] = [];
-  // A 401 is how the app learns that nobody is signed in (the browser logs it as a failed load); any other error counts.
-  page.on('console', (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && problems.push(`console: ${m.text()}`));
+  // Every console error counts: a signed-out visit included (get-session answers null, not 401).
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   return { page, problems, close: () => context.close() };
 }

@@ -6,7 +6,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { API_KEY_SCOPE, ApiKeyScopeRule } from '../decorators/api-key-scope.decorator';
 import { ERROR_KEY_METADATA } from '../decorators/error-body-key.decorator';
 import { INSTANCE_ADMIN } from '../decorators/instance-admin.decorator';
-import { IS_PUBLIC } from '../decorators/public.decorator';
+import { IS_PUBLIC, SIGNED_OUT_NULL } from '../decorators/public.decorator';
 import { PERMISSION_METADATA, PermissionRequirement } from '../decorators/require-permission.decorator';
 
 /** One controller route and what it declares about access. */
@@ -21,6 +21,8 @@ export interface RouteAccess {
   instanceAdmin?: boolean;
   /** The key of the route's error body when it is not `message` (@ErrorBodyKey). */
   errorBodyKey?: 'error';
+  /** A signed-out caller gets JSON `null` instead of 401 (@AnswersNullSignedOut). */
+  signedOutNull?: true;
 }
 
 const joinPath = (...parts: string[]) =>
@@ -60,6 +62,7 @@ export function routeTable(app: INestApplicationContext, prefix = 'api'): RouteA
           keyScope: read<ApiKeyScopeRule>(API_KEY_SCOPE),
           ...(read<boolean>(INSTANCE_ADMIN) ? { instanceAdmin: true } : {}),
           ...(read<string>(ERROR_KEY_METADATA) === 'error' ? { errorBodyKey: 'error' as const } : {}),
+          ...(read<boolean>(SIGNED_OUT_NULL) ? { signedOutNull: true as const } : {}),
         });
       }
     }
@@ -78,6 +81,8 @@ export function describeAccess(r: RouteAccess): string {
   }
   if (r.keyScope === 'handler') return 'Signed in. API keys limited by permissions are bounded by the route itself (see its description).';
   if (r.keyScope) return `Signed in. API keys need the scope \`${r.keyScope.resource}:${r.keyScope.action}\`.`;
+  if (r.signedOutNull)
+    return 'Signed in (a session token or an API key without permission limits); signed out (no credential, or only a session cookie whose session ended), the answer is `null`.';
   return 'Signed in (a session token or an API key without permission limits).';
 }
 

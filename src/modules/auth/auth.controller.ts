@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
 import { ApiKeyScopeCheckedByHandler } from '../../common/decorators/api-key-scope.decorator';
-import { Public } from '../../common/decorators/public.decorator';
+import { AnswersNullSignedOut, Public } from '../../common/decorators/public.decorator';
+import { AnswersJsonNull } from '../../common/http/json-null';
 import { RateLimitService } from '../../redis/rate-limit.service';
 import { AuthService, secureCookies, sessionCookieFor } from './auth.service';
 import { clearedSessionCookie } from '../../common/http/cookies';
@@ -77,9 +78,11 @@ export class AuthController {
 
   @ApiBearerAuth()
   @Get('get-session')
-  @ApiAnswer('Session answer', SessionAnswerSchema)
-  getSession(@CurrentUser() user: AuthUser) {
-    return this.auth.getSession(user);
+  @AnswersNullSignedOut()
+  @AnswersJsonNull()
+  @ApiAnswer('Session answer, or null when signed out (no credential, or a session cookie whose session ended)', SessionAnswerSchema, { nullable: true })
+  getSession(@CurrentUser() user: AuthUser | null) {
+    return user ? this.auth.getSession(user) : null;
   }
 
   @ApiBearerAuth()

@@ -39,7 +39,22 @@ describe('cookie sessions', () => {
     const { cookie, userId } = await signIn();
     const res = await t.api.get('/auth/get-session', undefined, { headers: { cookie } });
     expect([res.status, res.body.user?.id]).toEqual([200, userId]);
-    expect((await t.api.get('/auth/get-session', undefined, { headers: { cookie: 'tandem_session=not-a-token' } })).status).toBe(401);
+    // A cookie that names no session: signed out. get-session says so with null (and clears it); other routes refuse it.
+    const stale = await t.api.get('/auth/get-session', undefined, { headers: { cookie: 'tandem_session=not-a-token' } });
+    expect([stale.status, stale.text, sessionSetCookie(stale.headers)]).toEqual([200, 'null', 'tandem_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure']);
+    expect((await t.api.get('/auth/api-key/list', undefined, { headers: { cookie: 'tandem_session=not-a-token' } })).status).toBe(401);
+  });
+
+  it('signed out, get-session answers null; a bearer token or API key that is not valid is still 401', async () => {
+    const none = await t.api.get('/auth/get-session');
+    expect([none.status, none.headers.get('content-type'), none.text]).toEqual([200, 'application/json; charset=utf-8', 'null']);
+    expect(sessionSetCookie(none.headers)).toBeUndefined();
+    for (const token of ['not-a-token', 'tdm_not-a-key', 'eyJhbGciOiJIUzI1NiJ9.e30.x']) {
+      const res = await t.api.get('/auth/get-session', token);
+      expect([token, res.status, res.body]).toEqual([token, 401, { message: 'Unauthorized' }]);
+    }
+    const key = await t.api.get('/auth/get-session', undefined, { headers: { 'x-api-key': 'tdm_not-a-key' } });
+    expect([key.status, key.body]).toEqual([401, { message: 'Unauthorized' }]);
   });
 
   it("a change signed in with the cookie must come from the service's origin or CLIENT_URL", async () => {
@@ -110,9 +125,11 @@ describe('cookie sessions', () => {
     const out = await t.api.post('/auth/sign-out', undefined, undefined, { headers: { cookie, origin: CLIENT } });
     expect(out.status).toBe(200);
     expect(sessionSetCookie(out.headers)).toBe('tandem_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure');
-    const after = await t.api.get('/auth/get-session', undefined, { headers: { cookie } });
+    const after = await t.api.get('/auth/api-key/list', undefined, { headers: { cookie } });
     expect(after.status).toBe(401);
     expect(sessionSetCookie(after.headers)).toBe('tandem_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure');
+    const session = await t.api.get('/auth/get-session', undefined, { headers: { cookie } });
+    expect([session.status, session.text, sessionSetCookie(session.headers)]).toEqual([200, 'null', 'tandem_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure']);
   });
 
   it('revoking the session from another one ends the cookie too', async () => {
@@ -123,7 +140,8 @@ describe('cookie sessions', () => {
     const ownId = (await t.api.get('/auth/get-session', undefined, { headers: { cookie: browser.cookie } })).body.session.id;
     const revoked = await t.api.post('/auth/revoke-session', { id: ownId }, other.body.token);
     expect(revoked.status).toBe(200);
-    expect((await t.api.get('/auth/get-session', undefined, { headers: { cookie: browser.cookie } })).status).toBe(401);
+    expect((await t.api.get('/auth/list-sessions', undefined, { headers: { cookie: browser.cookie } })).status).toBe(401);
+    expect((await t.api.get('/auth/get-session', undefined, { headers: { cookie: browser.cookie } })).text).toBe('null');
   });
 });
 

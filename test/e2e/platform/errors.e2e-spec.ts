@@ -86,7 +86,7 @@ describe('the error contract (decisions §1)', () => {
   });
 
   it('every error body has exactly one key, message', async () => {
-    const cases = await Promise.all([t.api.get('/auth/get-session'), t.api.post('/auth/sign-in/email', {}), t.api.post('/auth/organization/delete', {}, token)]);
+    const cases = await Promise.all([t.api.get('/auth/api-key/list'), t.api.post('/auth/sign-in/email', {}), t.api.post('/auth/organization/delete', {}, token)]);
     expect(cases.map((res) => [res.status, res.body])).toEqual([
       [401, { message: 'Unauthorized' }],
       [

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../../support/app';
+import { rawGet } from '../../support/raw-http';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { until } from '../../support/until';
 import { axeViolations, card, dragTo, newPage as openPage, signIn, startWebApp, type WebApp } from '../../support/web-page';
@@ -519,5 +520,31 @@ describe('the web app', () => {
     expect([missing.status, await missing.json()]).toEqual([404, { message: expect.any(String) }]);
     const api = await fetch(`${origin}/api/nope`);
     expect([api.status, await api.json()]).toEqual([404, { message: expect.any(String) }]);
+  });
+
+  it("the app's files go out precompressed as the browser accepts (brotli, else gzip), and no source map is served", async () => {
+    const page = await (await fetch(`${origin}/`)).text();
+    const files = [...page.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const path of ['/', ...files]) {
+      const plain = await rawGet(`${origin}${path}`);
+      expect([path, plain.status, plain.headers['content-encoding'], plain.headers.vary]).toEqual([path, 200, undefined, 'Accept-Encoding']);
+      for (const [accept, encoding] of [
+        ['gzip, deflate, br, zstd', 'br'],
+        ['gzip, deflate', 'gzip'],
+        ['br;q=0, gzip;q=0.5', 'gzip'],
+      ] as const) {
+        const res = await rawGet(`${origin}${path}`, { 'accept-encoding': accept });
+        expect([path, accept, res.status, res.headers['content-encoding'], res.headers['content-type']]).toEqual([path, accept, 200, encoding, plain.headers['content-type']]);
+        expect(res.body.equals(plain.body)).toBe(true);
+        if (path !== '/') expect(res.wire.length).toBeLessThan(plain.wire.length / 2);
+      }
+    }
+    // The build writes source maps for the operator (hidden), but they are not linked and not served.
+    const script = files.find((f) => f.endsWith('.js'))!;
+    expect((await rawGet(`${origin}${script}`)).body.toString('utf8')).not.toContain('sourceMappingURL');
+    const map = await rawGet(`${origin}${script}.map`);
+    expect([map.status, JSON.parse(map.body.toString('utf8'))]).toEqual([404, { message: 'Not found' }]);
+    expect((await rawGet(`${origin}${script}.br`)).status).toBe(404);
   });
 });

@@ -6,7 +6,8 @@ import type { paths } from './schema';
  */
 type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
 
-export type Session = Ok<'/api/auth/get-session', 'get'>;
+/** A signed-in caller's session (get-session answers null when nobody is signed in). */
+export type Session = NonNullable<Ok<'/api/auth/get-session', 'get'>>;
 export type Workspace = Ok<'/api/auth/organization/list', 'get'> extends (infer W)[] ? W : never;
 export type Project = Ok<'/api/project/{id}', 'get'>;
 export type Column = Ok<'/api/column/{projectId}', 'get'> extends (infer C)[] ? C : never;
