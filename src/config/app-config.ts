@@ -94,7 +94,7 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(300) HEAP_GROWTH_PERCENT?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000) NOTIFICATION_BATCH_WINDOW_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(300) EVENTS_HEARTBEAT_SECONDS?: number;
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) LIVE_STREAMS_PER_USER?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100000) LIVE_STREAMS_PER_USER?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100000) LIVE_STREAMS_PER_PROCESS?: number;
   @IsOptional() @IsString() QUEUE_CONCURRENCY?: string;
 }
