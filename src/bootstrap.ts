@@ -87,10 +87,18 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
           scriptSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:'],
+          // Not upgraded: opened over plain http on a LAN name (http://tandem.lan:3000/), an
+          // upgrade would send the app's script and styles to https, where nothing answers.
+          upgradeInsecureRequests: null,
         },
       },
+      // Both sent below, only over https: over plain http a browser ignores them (and logs that it
+      // ignored Cross-Origin-Opener-Policy on every page).
+      strictTransportSecurity: false,
+      crossOriginOpenerPolicy: false,
     }),
   );
+  app.use(securityHeaders(config));
   // The queue dashboard for instance admins (docs/decisions-local.md, "Queue dashboard"): an
   // Express handler with its own authentication and CSP, mounted before CORS so that no other
   // origin gets CORS headers for it (its page and API are for its own origin only).
@@ -121,6 +129,25 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
   );
   documentAccess(doc, routeTable(app));
   SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', useGlobalPrefix: false });
+}
+
+/**
+ * Strict-Transport-Security and Cross-Origin-Opener-Policy only for a request that came over https: its own TLS, or a proxy
+ * that TRUST_PROXY names saying so (X-Forwarded-Proto), or an instance whose PUBLIC_API_URL is
+ * https (browsers ignore the header over plain http anyway). And `Cache-Control: no-store` on
+ * every API answer that does not set its own: answers carry tokens, keys and a workspace's data,
+ * which no cache may keep (SECURITY.md, "Headers").
+ */
+function securityHeaders(config: AppConfig): RequestHandler {
+  const httpsInstance = new URL(config.publicApiUrl).protocol === 'https:';
+  return (req, res, next) => {
+    if (httpsInstance || req.secure) {
+      res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
+      res.setHeader('cross-origin-opener-policy', 'same-origin');
+    }
+    if (req.path === '/api' || req.path.startsWith('/api/')) res.setHeader('cache-control', 'no-store');
+    next();
+  };
 }
 
 /**

@@ -94,6 +94,8 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(300) HEAP_GROWTH_PERCENT?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000) NOTIFICATION_BATCH_WINDOW_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(300) EVENTS_HEARTBEAT_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100000) LIVE_STREAMS_PER_USER?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100000) LIVE_STREAMS_PER_PROCESS?: number;
   @IsOptional() @IsString() QUEUE_CONCURRENCY?: string;
 }
 
@@ -152,6 +154,9 @@ export interface AppConfig {
   readonly notificationBatchWindowMs: number;
   /** How often an open event stream (GET /api/events) gets a heartbeat comment. */
   readonly eventsHeartbeatSeconds: number;
+  /** Open event streams one user may hold in one API process, and all of its streams (docs/live-events.md, "Limits"). */
+  readonly liveStreamsPerUser: number;
+  readonly liveStreamsPerProcess: number;
   readonly redisUrl: string;
   /**
    * How every Redis connection reaches Redis (docs/scaling.md, "Redis"): one server (REDIS_URL),
@@ -448,6 +453,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     heapGrowthPercent: parsed.HEAP_GROWTH_PERCENT ?? 50,
     notificationBatchWindowMs: parsed.NOTIFICATION_BATCH_WINDOW_MS ?? 60_000,
     eventsHeartbeatSeconds: parsed.EVENTS_HEARTBEAT_SECONDS ?? 15,
+    liveStreamsPerUser: parsed.LIVE_STREAMS_PER_USER ?? 10,
+    liveStreamsPerProcess: parsed.LIVE_STREAMS_PER_PROCESS ?? 5000,
     redisUrl: parsed.REDIS_URL ?? `redis://${parsed.TANDEM_DEFAULT_REDIS ?? '127.0.0.1:6379'}`,
     redis: redis as RedisTarget,
     // With Sentinel or a Cluster, REDIS_URL is not used: nothing local replaces it either.

@@ -56,18 +56,48 @@ export class LiveStreams implements OnApplicationShutdown {
     return this.writerConnection;
   }
 
-  /** Appends the entries of each workspace in one round trip; the oldest beyond LIVE_WINDOW go. */
+  /** The index of a workspace's entries: SSE id → the millisecond part of its position (a sorted set, the newest LIVE_WINDOW). */
+  private indexKey(workspaceId: string): string {
+    return `${this.key(workspaceId)}:ids`;
+  }
+
+  /**
+   * Appends the entries of each workspace (one round trip), then indexes them by SSE id (a second
+   * one), so a resume finds its place without reading the window; the oldest beyond LIVE_WINDOW
+   * go from both. An entry appended but not indexed (the second trip failed) is only found by no
+   * resume: that client gets `reset` and fetches again.
+   */
   async append(byWorkspace: ReadonlyMap<string, readonly LiveEntry[]>): Promise<void> {
     if (!byWorkspace.size) return;
     const pipeline = this.writer.pipeline();
+    const order: { workspaceId: string; id: string }[] = [];
     for (const [workspaceId, entries] of byWorkspace) {
       const key = this.key(workspaceId);
-      for (const e of entries) pipeline.xadd(key, 'MAXLEN', '~', String(LIVE_WINDOW), '*', 'id', e.id, 'event', e.event, 'user', e.userId ?? '', 'data', e.data);
+      for (const e of entries) {
+        pipeline.xadd(key, 'MAXLEN', '~', String(LIVE_WINDOW), '*', 'id', e.id, 'event', e.event, 'user', e.userId ?? '', 'data', e.data);
+        order.push({ workspaceId, id: e.id });
+      }
       pipeline.expire(key, LIVE_TTL_SECONDS);
     }
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);
     if (failed) throw failed[0];
+    const positions = results.map(([, r]) => r).filter((r): r is string => typeof r === 'string' && r.includes('-'));
+    const index = this.writer.pipeline();
+    const touched = new Set<string>();
+    order.forEach(({ workspaceId, id }, i) => {
+      if (!id || !positions[i]) return;
+      // NX: an entry appended twice (a retried batch) keeps the place of its first copy.
+      index.zadd(this.indexKey(workspaceId), 'NX', positions[i].split('-')[0], id);
+      touched.add(workspaceId);
+    });
+    for (const workspaceId of touched) {
+      index.zremrangebyrank(this.indexKey(workspaceId), 0, -(LIVE_WINDOW + 1));
+      index.expire(this.indexKey(workspaceId), LIVE_TTL_SECONDS);
+    }
+    const indexed = (await index.exec()) ?? [];
+    const indexFailed = indexed.find(([err]) => err);
+    if (indexFailed) throw indexFailed[0];
   }
 
   /** The position of the workspace's newest entry ('0-0' when it has none). */
@@ -76,10 +106,15 @@ export class LiveStreams implements OnApplicationShutdown {
     return last?.[0] ?? '0-0';
   }
 
-  /** Where the entry with SSE id `id` is, within the window; null when it is not there (too old, or never was). */
+  /**
+   * Where the entry with SSE id `id` is, within the window; null when it is not there (too old,
+   * or never was). Reads the index, then only the entries of that millisecond.
+   */
   async positionOf(workspaceId: string, id: string): Promise<string | null> {
-    const all = await this.writer.xrevrange(this.key(workspaceId), '+', '-', 'COUNT', LIVE_WINDOW);
-    return all.map(placed).find((e) => e.id === id)?.position ?? null;
+    const ms = await this.writer.zscore(this.indexKey(workspaceId), id);
+    if (ms === null) return null;
+    const same = await this.writer.xrange(this.key(workspaceId), ms, ms, 'COUNT', LIVE_WINDOW);
+    return same.map(placed).find((e) => e.id === id)?.position ?? null;
   }
 
   /** The workspace's entries after `position`, oldest first. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { LocalCounts } from './local-limits';
 import { RedisService } from './redis.service';
 
 // Fixed one-minute window: INCR, set the expiry on the first hit, report the remaining ttl.
@@ -32,7 +33,7 @@ if redis.call('PTTL', KEYS[1]) < keep then redis.call('PEXPIRE', KEYS[1], keep) 
 return lock
 `;
 
-/** A count that takes longer than this is given up (the request goes on uncounted). */
+/** A count that takes longer than this is given up (the process's own count decides, or none for the API limit). */
 const COUNT_TIMEOUT_MS = 250;
 /** While Redis is unreachable, the warning is repeated at most this often. */
 const WARN_EVERY_MS = 60_000;
@@ -44,24 +45,32 @@ export class TooManyRequestsError extends HttpException {
 }
 
 /**
- * Redis-backed rate limits, shared by every process of the instance. They fail open: while Redis
- * is unreachable (or too slow to answer) requests are not counted and a warning is logged, so a
- * Redis outage never turns a request, a task change in particular, into an error
- * (docs/decisions-local.md, "Rate limits").
+ * Redis-backed rate limits, shared by every process of the instance (docs/decisions-local.md,
+ * "Rate limits"). The per-token API limit fails open: while Redis is unreachable or too slow to
+ * answer, API requests are not counted and a warning is logged, so a Redis outage never turns a
+ * request, a task change in particular, into an error. The limits that stand between an attacker
+ * and password guesses (sign-in, sign-up and the account routes per client address, and each
+ * account's failure back-off) are also counted in the process itself, always; a request is judged
+ * by the larger of the two counts, so when Redis does not answer in time the process's own count
+ * still stops the guesses.
  */
 @Injectable()
 export class RateLimitService {
   private readonly logger = new Logger(RateLimitService.name);
   private lastWarning = 0;
+  readonly local = new LocalCounts();
 
   constructor(private readonly redis: RedisService) {}
 
-  /** Counts one hit on `bucket`; throws 429 (with Retry-After) past `perMinute`. 0 disables the limit. */
+  /**
+   * Counts one hit on `bucket`; throws 429 (with Retry-After) past `perMinute`. 0 disables the
+   * limit. Every bucket but the API's (`api:…`) is counted in the process too.
+   */
   async hit(bucket: string, perMinute: number, message?: string): Promise<void> {
     if (!perMinute) return;
+    const local = bucket.startsWith('api:') ? null : this.local.hit(bucket, 60_000);
     const counted = await this.count(bucket);
-    if (!counted) return;
-    const [count, ttl] = counted;
+    const [count, ttl] = pickLarger(counted, local);
     if (count > perMinute) throw new TooManyRequestsError(Math.max(1, Math.ceil(ttl / 1000)), message);
   }
 
@@ -70,23 +79,41 @@ export class RateLimitService {
    * account's failure back-off: 429 with Retry-After while the account is locked, without running
    * it; a 401 from it counts one failure; a success, or any other answer once the password was
    * right (403 `Email not verified`), clears the count. Unknown addresses are counted and locked
-   * alike, so the answers say nothing about whether an account exists. 0 disables it.
+   * alike, so the answers say nothing about whether an account exists. 0 disables it. The count
+   * and the lock are kept in the process too (the longer lock wins).
    */
   async accountAttempt<T>(account: string, maxFailures: number, attempt: () => Promise<T>): Promise<T> {
     if (!maxFailures) return attempt();
     const { failures, lock } = this.accountKeys(account);
-    const locked = await this.run((c) => c.pttl(lock));
-    if (locked !== null && locked > 0) throw new TooManyRequestsError(Math.max(1, Math.ceil(locked / 1000)));
+    const locked = Math.max((await this.run((c) => c.pttl(lock))) ?? 0, this.local.get(lock)?.[1] ?? 0);
+    if (locked > 0) throw new TooManyRequestsError(Math.max(1, Math.ceil(locked / 1000)));
     try {
       const out = await attempt();
-      await this.run((c) => c.del(failures, lock));
+      await this.clear(failures, lock);
       return out;
     } catch (err) {
       const status = err instanceof HttpException ? err.getStatus() : 500;
-      if (status === HttpStatus.UNAUTHORIZED) await this.run((c) => c.eval(FAILURE_SCRIPT, 2, failures, lock, maxFailures, FAILURE_WINDOW_MS, FIRST_LOCK_MS, MAX_LOCK_MS));
-      else if (status < 500) await this.run((c) => c.del(failures, lock));
+      if (status === HttpStatus.UNAUTHORIZED) {
+        this.localFailure(failures, lock, maxFailures);
+        await this.run((c) => c.eval(FAILURE_SCRIPT, 2, failures, lock, maxFailures, FAILURE_WINDOW_MS, FIRST_LOCK_MS, MAX_LOCK_MS));
+      } else if (status < 500) await this.clear(failures, lock);
       throw err;
     }
+  }
+
+  /** FAILURE_SCRIPT's rule on the process's own counts. */
+  private localFailure(failures: string, lock: string, maxFailures: number): void {
+    const [n] = this.local.hit(failures, FAILURE_WINDOW_MS);
+    const over = n - maxFailures;
+    if (over < 0) return;
+    const ms = Math.floor(Math.min(FIRST_LOCK_MS * 2 ** Math.min(over, 20), MAX_LOCK_MS));
+    this.local.set(lock, ms);
+    this.local.extend(failures, ms + FAILURE_WINDOW_MS);
+  }
+
+  private async clear(failures: string, lock: string): Promise<void> {
+    this.local.delete(failures, lock);
+    await this.run((c) => c.del(failures, lock));
   }
 
   /**
@@ -95,7 +122,7 @@ export class RateLimitService {
    */
   async clearAccount(account: string): Promise<void> {
     const { failures, lock } = this.accountKeys(account);
-    await this.run((c) => c.del(failures, lock));
+    await this.clear(failures, lock);
   }
 
   private accountKeys(account: string): { failures: string; lock: string } {
@@ -134,4 +161,11 @@ export class RateLimitService {
     }
     return null;
   }
+}
+
+/** Of Redis's count and the process's (each [count, ms left], or null), the larger; [0, 0] when neither. */
+function pickLarger(a: [number, number] | null, b: [number, number] | null): [number, number] {
+  if (!a) return b ?? [0, 0];
+  if (!b) return a;
+  return b[0] > a[0] ? b : a;
 }

@@ -37,6 +37,8 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
     wasOpen = true;
   };
   source.onerror = () => set(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
+  // Only the ids of an entry are read: its texts may be cut (`truncated`, docs/live-events.md),
+  // so what the views show is fetched again from the API, in full.
   const onTask = (e: MessageEvent<string>) => {
     const event = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
     // While a drag's change is on its way the board shows it already; fetching now could answer the

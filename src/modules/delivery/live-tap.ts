@@ -3,6 +3,7 @@ import { isUuid } from '../../common/pipes/id.pipe';
 import { OutboxFilters } from '../../queue/outbox-filters';
 import type { ClaimedOutboxRow } from '../../queue/outbox.repository';
 import { QueueName } from '../../queue/queues';
+import { liveData } from '../../redis/live-entry';
 import { LiveEntry, LiveStreams } from '../../redis/live-streams';
 import { isEventKind, TASK_EVENT_NAMES, TaskEvent } from '../task/task-event';
 
@@ -29,7 +30,7 @@ export class LiveTap implements OnModuleInit {
     for (const row of rows) {
       const event = row.payload as unknown as TaskEvent;
       if (!isEventKind(event?.kind) || !isUuid(event.workspaceId) || !isUuid(event.id)) continue;
-      const entry: LiveEntry = { id: event.id, event: TASK_EVENT_NAMES[event.kind], data: JSON.stringify(event), userId: null };
+      const entry: LiveEntry = { id: event.id, event: TASK_EVENT_NAMES[event.kind], data: liveData(event), userId: null };
       byWorkspace.set(event.workspaceId, [...(byWorkspace.get(event.workspaceId) ?? []), entry]);
     }
     await this.live.append(byWorkspace);

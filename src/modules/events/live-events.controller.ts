@@ -3,9 +3,9 @@ import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiProperty, ApiTa
 import type { Response } from 'express';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
-import { ApiAnswer } from '../../common/http/api-errors';
+import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { IsIdString } from '../../common/validation/dto-helpers';
-import { LiveHub } from './live-hub';
+import { LiveHub, TOO_MANY_ON_SERVER, tooManyForUser } from './live-hub';
 
 export class LiveEventsQuery {
   @ApiProperty({ description: 'The workspace whose events to follow' })
@@ -22,6 +22,7 @@ export class LiveEventsController {
   @Get()
   @ApiProduces('text/event-stream')
   @ApiAnswer('text/event-stream: `id:` the event id, `event:` its kind (`task.created`, … or `notification`), `data:` JSON; `reset`; heartbeat comments')
+  @ApiErrors([429, 'Too many requests', tooManyForUser(10), TOO_MANY_ON_SERVER])
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume just after this event (within the last 1,000 of the workspace), else a `reset` event comes first' })
   @RequirePermission('task', 'read', { kind: 'workspace', from: 'query', key: 'workspaceId' })
   @ApiOperation({
@@ -36,6 +37,8 @@ export class LiveEventsController {
     @Res() res: Response,
   ): Promise<void> {
     const resume = typeof lastEventId === 'string' && lastEventId.length > 0 && lastEventId.length <= 100 ? lastEventId : undefined;
-    await this.hub.open(scope.workspaceId, { userId: user.id, sessionId: user.sessionId ?? null, apiKeyId: user.apiKey?.id ?? null }, res, resume);
+    // In-app notifications reach the credentials GET /notification accepts: sessions and API keys without permission limits.
+    const notifications = !user.apiKey || user.apiKey.permissions === null;
+    await this.hub.open(scope.workspaceId, { userId: user.id, sessionId: user.sessionId ?? null, apiKeyId: user.apiKey?.id ?? null, notifications }, res, resume);
   }
 }

@@ -1,7 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { Id } from '../../common/pipes/id.pipe';
+import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
+import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
+import { hasPermission } from '../../common/permissions/permissions';
 import { CreateLabelDto, DetachLabelDto, LabelTaskDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelService } from './label.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
@@ -20,8 +23,10 @@ export class LabelController {
   @ApiAnswer("Label (the catalogue label, or with taskId the task's copy)", LabelRecordSchema)
   @HttpCode(200)
   @RequirePermission('label', 'create', { kind: 'workspace', from: 'body', key: 'workspaceId' })
-  @ApiOperation({ summary: 'Create a catalogue label (idempotent per name); with taskId also attach it and answer the task copy' })
-  create(@Scope() scope: ResolvedScope, @Body() dto: CreateLabelDto) {
+  @ApiOperation({ summary: 'Create a catalogue label (idempotent per name); with taskId also attach it and answer the task copy, which needs label:update too' })
+  @ApiErrors([403, 'Insufficient permissions', 'Insufficient API key scope'])
+  create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Body() dto: CreateLabelDto) {
+    if (dto.taskId !== undefined) mayAttach(scope, user);
     return this.labels.create(scope.workspaceId, dto);
   }
 
@@ -98,4 +103,11 @@ export class LabelController {
   remove(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string) {
     return this.labels.remove(scope.workspaceId, id);
   }
+}
+
+/** Attaching a label to a task needs label:update, as on every other attach path (docs/decisions-local.md, "Roles and permissions"). */
+function mayAttach(scope: ResolvedScope, user: AuthUser): void {
+  if (!hasPermission(scope.permissions, 'label', 'update')) throw new ForbiddenException('Insufficient permissions');
+  const keyScopes = user.apiKey?.permissions;
+  if (keyScopes && !keyScopeAllows(keyScopes, 'label', 'update')) throw new ForbiddenException('Insufficient API key scope');
 }

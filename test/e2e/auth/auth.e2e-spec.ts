@@ -95,7 +95,9 @@ describe('sign-up / sign-in / sign-out', () => {
 
   it('rejects missing, malformed, forged and expired tokens with 401', async () => {
     const u = await t.api.signUp();
-    expect((await t.api.get('/auth/get-session')).status).toBe(401);
+    // No token at all: get-session answers null (signed out); a route that needs one, 401.
+    expect((await t.api.get('/auth/get-session')).text).toBe('null');
+    expect((await t.api.get('/auth/api-key/list')).status).toBe(401);
     expect((await t.api.get('/auth/get-session', 'garbage')).status).toBe(401);
     const [h, p] = u.token.split('.');
     expect((await t.api.get('/auth/get-session', `${h}.${p}.forgedsignature`)).status).toBe(401);

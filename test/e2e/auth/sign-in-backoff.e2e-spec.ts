@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { Res } from '../../support/api';
 import { sql } from '../../support/fixtures';
+import { RateLimitService } from '../../../src/redis/rate-limit.service';
 
 /**
  * Failed sign-ins are also counted per email address, known or not, across client addresses
@@ -115,10 +116,13 @@ describe('per-account back-off on failed sign-ins', () => {
     const first = await signIn(user.user.email, user.password);
     expect(first.status).toBe(429);
     expect(retryAfter(first)).toBeLessThanOrEqual(60);
-    // The first lock runs out (its key is removed instead of waiting a minute): the next guess is
-    // answered, fails, and locks for two minutes.
+    // The first lock runs out (its key is removed, in Redis and in the process's own counts,
+    // instead of waiting a minute): the next guess is answered, fails, and locks for two minutes.
     const lockKey = `${t.queuePrefix}:rl:sign-in-lock:${createHash('sha256').update(user.user.email).digest('base64url')}`;
     expect(await redis.del(lockKey)).toBe(1);
+    const local = t.running.app.get(RateLimitService).local;
+    expect(local.get(lockKey)).not.toBeNull();
+    local.delete(lockKey);
     expect(await fail(user.user.email, 1)).toEqual([401]);
     const second = await signIn(user.user.email, user.password);
     expect(second.status).toBe(429);

@@ -348,6 +348,32 @@ describe('5. a scoped API key is refused on every route outside its scopes', () 
   });
 });
 
+describe('5a. attaching a label with POST /label needs label:update too', () => {
+  it('a role or key with label:create but not label:update makes catalogue labels but attaches none', async () => {
+    const { owner, ws } = await workspace();
+    await createRole(owner.token, ws.id, 'labeller', { label: ['create', 'read'], task: ['read'] });
+    const labeller = await member(ws.id, 'labeller');
+    const project = (await t.api.post('/project', { name: 'P', workspaceId: ws.id }, owner.token)).body;
+    const task = (await t.api.post(`/task/${project.id}`, { title: 'T' }, owner.token)).body;
+    const onTask = async () => ((await t.api.get(`/label/task/${task.id}`, owner.token)).body as { name: string }[]).map((l) => l.name);
+
+    const refused = await t.api.post('/label', { name: 'Urgent', color: '#ff0000', workspaceId: ws.id, taskId: task.id }, labeller.token);
+    expect([refused.status, refused.body]).toEqual([403, { message: 'Insufficient permissions' }]);
+    expect(await onTask()).toEqual([]);
+    // The same request without taskId is what label:create allows.
+    expect((await t.api.post('/label', { name: 'Urgent', color: '#ff0000', workspaceId: ws.id }, labeller.token)).status).toBe(200);
+
+    const createOnly = await apiKey(owner.token, { permissions: { label: ['create'] } });
+    const byKey = await t.api.post('/label', { name: 'Later', color: '#00ff00', workspaceId: ws.id, taskId: task.id }, createOnly.key);
+    expect([byKey.status, byKey.body]).toEqual([403, { message: 'Insufficient API key scope' }]);
+    const both = await apiKey(owner.token, { permissions: { label: ['create', 'update'] } });
+    expect((await t.api.post('/label', { name: 'Later', color: '#00ff00', workspaceId: ws.id, taskId: task.id }, both.key)).status).toBe(200);
+    expect(await onTask()).toEqual(['Later']);
+    const catalogue = ((await t.api.get(`/label/workspace/${ws.id}`, owner.token)).body as { name: string }[]).map((l) => l.name);
+    expect(catalogue.sort()).toEqual(['Later', 'Urgent']);
+  });
+});
+
 describe('6. CORS, development secrets, proxies and look-alike emails', () => {
   it('CORS answers only the allowed origin (default: CLIENT_URL), with credentials only there', async () => {
     const evil = await fetch(`${t.url}/health`, { headers: { origin: 'https://evil.example' } });

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CryptoService } from '../../../common/crypto/crypto.service';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { liveData } from '../../../redis/live-entry';
 import { LiveEntry, LiveStreams } from '../../../redis/live-streams';
 import { UserRepository } from '../../auth/user.repository';
 import { channelsFor } from '../../notification-preferences/channel-rules';
@@ -178,5 +179,5 @@ const ids = (rows: readonly PersonDeliveryRow[]) => rows.map((d) => d.id);
 
 /** The live stream's entry of an in-app notification: the record the notification list shows. */
 function liveNotification(eventId: string, row: NotificationRow): LiveEntry {
-  return { id: `${eventId}:notification`, event: 'notification', data: JSON.stringify(toNotificationRecord(row)), userId: row.user_id };
+  return { id: `${eventId}:notification`, event: 'notification', data: liveData(toNotificationRecord(row)), userId: row.user_id };
 }
