@@ -3,10 +3,11 @@ import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { LocalCounts } from './local-limits';
 import { RedisService } from './redis.service';
 
-// Fixed one-minute window: INCR, set the expiry on the first hit, report the remaining ttl.
+// Fixed one-minute window: INCRBY the weight, set the expiry on the first hit, report the remaining ttl.
 const SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local w = tonumber(ARGV[2])
+local n = redis.call('INCRBY', KEYS[1], w)
+if n == w then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}
 `;
 
@@ -64,12 +65,13 @@ export class RateLimitService {
 
   /**
    * Counts one hit on `bucket`; throws 429 (with Retry-After) past `perMinute`. 0 disables the
-   * limit. Every bucket but the API's (`api:…`) is counted in the process too.
+   * limit. Every bucket but the API's (`api:…`) is counted in the process too. `weight`: what
+   * the request counts for (an import counts each of its tasks).
    */
-  async hit(bucket: string, perMinute: number, message?: string): Promise<void> {
+  async hit(bucket: string, perMinute: number, message?: string, weight = 1): Promise<void> {
     if (!perMinute) return;
     const local = bucket.startsWith('api:') ? null : this.local.hit(bucket, 60_000);
-    const counted = await this.count(bucket);
+    const counted = await this.count(bucket, weight);
     const [count, ttl] = pickLarger(counted, local);
     if (count > perMinute) throw new TooManyRequestsError(Math.max(1, Math.ceil(ttl / 1000)), message);
   }
@@ -130,8 +132,8 @@ export class RateLimitService {
     return { failures: this.redis.key('rl', 'sign-in-failures', id), lock: this.redis.key('rl', 'sign-in-lock', id) };
   }
 
-  private count(bucket: string): Promise<[number, number] | null> {
-    return this.run((c) => c.eval(SCRIPT, 1, this.redis.key('rl', bucket), 60_000) as Promise<[number, number]>);
+  private count(bucket: string, weight = 1): Promise<[number, number] | null> {
+    return this.run((c) => c.eval(SCRIPT, 1, this.redis.key('rl', bucket), 60_000, weight) as Promise<[number, number]>);
   }
 
   /** One Redis command for a limit, or null (fail open) when Redis is unreachable or too slow. */

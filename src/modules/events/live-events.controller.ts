@@ -3,9 +3,9 @@ import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiProperty, ApiTa
 import type { Response } from 'express';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
-import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
+import { ApiAnswer } from '../../common/http/api-errors';
 import { IsIdString } from '../../common/validation/dto-helpers';
-import { LiveHub, TOO_MANY_ON_SERVER, tooManyForUser } from './live-hub';
+import { LiveHub } from './live-hub';
 
 export class LiveEventsQuery {
   @ApiProperty({ description: 'The workspace whose events to follow' })
@@ -22,12 +22,11 @@ export class LiveEventsController {
   @Get()
   @ApiProduces('text/event-stream')
   @ApiAnswer('text/event-stream: `id:` the event id, `event:` its kind (`task.created`, … or `notification`), `data:` JSON; `reset`; heartbeat comments')
-  @ApiErrors([429, 'Too many requests', tooManyForUser(10), TOO_MANY_ON_SERVER])
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume just after this event (within the last 1,000 of the workspace), else a `reset` event comes first' })
   @RequirePermission('task', 'read', { kind: 'workspace', from: 'query', key: 'workspaceId' })
   @ApiOperation({
     summary:
-      "The workspace's live events for a member (an API key needs task:read): every task event as it commits and the caller's own in-app notifications, as server-sent events (docs/live-events.md)",
+      "The workspace's live events for a member (an API key needs task:read): every task event as it commits and the caller's own in-app notifications (not to an API key limited by permissions), as server-sent events, texts cut to 280 characters (truncated: true), no entry over 16 KiB (docs/live-events.md). At most LIVE_STREAMS_PER_USER (10) open streams per user and LIVE_STREAMS_PER_PROCESS (5,000) per API process: past either, 429 with Retry-After (`Too many open event streams: at most 10 per user; close one first`, `Too many open event streams on this server: try again later`)",
   })
   async stream(
     @Scope() scope: ResolvedScope,

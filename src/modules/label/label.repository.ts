@@ -12,17 +12,21 @@ export const LABEL_SCOPE_SQL = 'SELECT workspace_id FROM label WHERE id = $1';
 export class LabelRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** The catalogue label of that name (case-insensitive), inserted when there is none. */
-  async ensureInCatalogue(workspaceId: string, name: string, color: string, m: EntityManager): Promise<LabelRow> {
+  /**
+   * The catalogue label of that name (case-insensitive), inserted when there is none and the
+   * catalogue holds fewer than `max`; undefined when it is full and has no such label.
+   */
+  async ensureInCatalogue(workspaceId: string, name: string, color: string, max: number, m: EntityManager): Promise<LabelRow | undefined> {
     const inserted = await firstRow<LabelRow>(
       m,
-      `INSERT INTO label (workspace_id, name, color) VALUES ($1, $2, $3)
+      `INSERT INTO label (workspace_id, name, color)
+       SELECT $1, $2, $3 WHERE (SELECT count(*) FROM label WHERE workspace_id = $1 AND task_id IS NULL) < $4
        ON CONFLICT (workspace_id, lower(name)) WHERE task_id IS NULL DO NOTHING
        RETURNING ${LABEL_FIELDS}`,
-      [workspaceId, name, color],
+      [workspaceId, name, color, max],
     );
     return (
-      inserted ?? (await firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id IS NULL AND lower(name) = lower($2)`, [workspaceId, name]))!
+      inserted ?? (await firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id IS NULL AND lower(name) = lower($2)`, [workspaceId, name]))
     );
   }
 

@@ -10,6 +10,9 @@ import { LabelRepository } from './label.repository';
 
 const NOT_FOUND = 'Label not found';
 const TASK_NOT_FOUND = 'Task not found';
+/** Labels a workspace's catalogue may hold (docs/decisions-local.md, "Limits"). */
+export const LABELS_PER_WORKSPACE = 1000;
+export const LABEL_CATALOGUE_FULL = `A workspace has at most ${LABELS_PER_WORKSPACE} labels: delete one first`;
 
 /**
  * Labels (docs/decisions-local.md, "Work items"): the workspace catalogue holds one label per name
@@ -29,7 +32,7 @@ export class LabelService {
     return this.ds.transaction(async (m) => {
       const taskId = dto.taskId?.toLowerCase();
       if (taskId !== undefined && !(await this.tasks.existsInWorkspace(workspaceId, taskId, m))) throw new NotFoundException(TASK_NOT_FOUND);
-      const catalogue = await this.labels.ensureInCatalogue(workspaceId, dto.name, dto.color, m);
+      const catalogue = await this.inCatalogue(workspaceId, dto.name, dto.color, m);
       return toLabelRecord(taskId === undefined ? catalogue : await this.copyOnto(m, catalogue, taskId));
     });
   }
@@ -142,12 +145,19 @@ export class LabelService {
     let added = 0;
     for (const { name, color } of labels) {
       if (onTask.has(name.toLowerCase())) continue;
-      const catalogue = await this.labels.ensureInCatalogue(workspaceId, name, color, m);
+      const catalogue = await this.inCatalogue(workspaceId, name, color, m);
       await this.labels.ensureOnTask(workspaceId, taskId, catalogue.id, catalogue.name, catalogue.color, m);
       onTask.add(name.toLowerCase());
       added++;
     }
     return added;
+  }
+
+  /** The catalogue label of that name, made when there is none; 400 when the catalogue is full (docs/decisions-local.md, "Limits"). */
+  private async inCatalogue(workspaceId: string, name: string, color: string, m: EntityManager): Promise<LabelRow> {
+    const row = await this.labels.ensureInCatalogue(workspaceId, name, color, LABELS_PER_WORKSPACE, m);
+    if (!row) throw new BadRequestException(LABEL_CATALOGUE_FULL);
+    return row;
   }
 
   private async find(m: EntityManager, workspaceId: string, id: string): Promise<LabelRow> {

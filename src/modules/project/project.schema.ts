@@ -21,13 +21,16 @@ export class ProjectRecordSchema {
 /** A column of the public board, with its tasks. */
 @ApiSchema({ name: 'PublicColumn' })
 export class PublicColumnSchema extends ColumnRecordSchema {
-  @ApiProperty({ type: [TaskRecordSchema] }) tasks: TaskRecordSchema[];
+  @ApiProperty({ type: [TaskRecordSchema], description: 'its first 200 tasks in board order' }) tasks: TaskRecordSchema[];
+  @IntProp({ description: "the column's tasks in all (tasks holds at most 200)" }) taskCount: number;
 }
 
 /** Public project (`GET /public-project/:id`; PublicProjectRecord). */
 @ApiSchema({ name: 'PublicProject' })
 export class PublicProjectSchema extends ProjectRecordSchema {
   @ApiProperty({ type: [PublicColumnSchema] }) columns: PublicColumnSchema[];
-  @ApiProperty({ type: [TaskRecordSchema] }) plannedTasks: TaskRecordSchema[];
-  @ApiProperty({ type: [TaskRecordSchema] }) archivedTasks: TaskRecordSchema[];
+  @ApiProperty({ type: [TaskRecordSchema], description: 'the first 200' }) plannedTasks: TaskRecordSchema[];
+  @IntProp() plannedTaskCount: number;
+  @ApiProperty({ type: [TaskRecordSchema], description: 'the first 200' }) archivedTasks: TaskRecordSchema[];
+  @IntProp() archivedTaskCount: number;
 }

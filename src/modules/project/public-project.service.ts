@@ -11,16 +11,22 @@ import { ProjectRepository } from './project.repository';
 
 /** The public board (docs/compatibility.md, "Public projects"). */
 export interface PublicProjectRecord extends ProjectRecord {
-  columns: (ColumnRecord & { tasks: TaskRecord[] })[];
+  columns: (ColumnRecord & { tasks: TaskRecord[]; taskCount: number })[];
   plannedTasks: TaskRecord[];
+  plannedTaskCount: number;
   archivedTasks: TaskRecord[];
+  archivedTaskCount: number;
 }
+
+/** Tasks a public board lists per column (and of the planned and the archived): its answer stays small whatever the project's size. */
+export const PUBLIC_TASKS_PER_LIST = 200;
 
 const NOT_FOUND = 'Project not found';
 
 /**
  * Read-only boards of projects marked public, for anyone: the project, its columns with their
- * tasks, and the planned and archived tasks. Tasks are Task records (no email, no secret). A
+ * tasks, and the planned and archived tasks, each list capped at PUBLIC_TASKS_PER_LIST with its
+ * full count beside it. Tasks are Task records (no email, no secret). A
  * project that is not public answers exactly like one that does not exist, so its existence does
  * not leak. Without a login there is no token to count, so each client address is counted
  * against RATE_LIMIT_API.
@@ -40,17 +46,20 @@ export class PublicProjectService {
     const project = isUuid(id) ? await this.projects.findPublic(id.toLowerCase()) : undefined;
     if (!project) throw new NotFoundException(NOT_FOUND);
     const [columns, rows] = await Promise.all([this.columns.list(project.workspace_id, project.id), this.tasks.allInProject(project.workspace_id, project.id)]);
-    const byStatus = new Map<string, TaskRecord[]>();
+    const byStatus = new Map<string, { tasks: TaskRecord[]; count: number }>();
     for (const row of rows) {
-      const list = byStatus.get(row.status) ?? [];
-      list.push(toTaskRecord(row));
+      const list = byStatus.get(row.status) ?? { tasks: [], count: 0 };
+      if (list.count++ < PUBLIC_TASKS_PER_LIST) list.tasks.push(toTaskRecord(row));
       byStatus.set(row.status, list);
     }
+    const list = (status: string) => byStatus.get(status) ?? { tasks: [], count: 0 };
     return {
       ...toProjectRecord(project),
-      columns: columns.map((c) => ({ ...c, tasks: byStatus.get(c.slug) ?? [] })),
-      plannedTasks: byStatus.get('planned') ?? [],
-      archivedTasks: byStatus.get('archived') ?? [],
+      columns: columns.map((c) => ({ ...c, tasks: list(c.slug).tasks, taskCount: list(c.slug).count })),
+      plannedTasks: list('planned').tasks,
+      plannedTaskCount: list('planned').count,
+      archivedTasks: list('archived').tasks,
+      archivedTaskCount: list('archived').count,
     };
   }
 }

@@ -1,13 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyScopeCheckedByHandler } from '../../common/decorators/api-key-scope.decorator';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { Id } from '../../common/pipes/id.pipe';
-import { BulkUpdateDto, ImportTasksDto } from './dto/task-bulk.dto';
+import { BulkUpdateDto, ExportQuery, ImportTasksDto } from './dto/task-bulk.dto';
 import { TaskBulkService } from './task-bulk.service';
-import { TaskTransferService } from './task-transfer.service';
+import { TaskTransferService, TOO_MANY_IMPORT_LABELS } from './task-transfer.service';
+import { LABEL_CATALOGUE_FULL } from '../label/label.service';
 import { BulkAnswerSchema, ImportAnswerSchema, TaskExportSchema } from '../task-bulk/task-bulk.schema';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
@@ -26,10 +27,11 @@ export class TaskBulkController {
   @ApiAnswer('Task export', TaskExportSchema)
   @RequirePermission('task', 'read', PROJECT)
   @ApiOperation({
-    summary: "The project's tasks as JSON, in board order, each with its labels (labels: null for an API key without the label:read scope)",
+    summary:
+      "The project's tasks as JSON, in board order, each with its labels (labels: null for an API key without the label:read scope); 1,000 tasks a page (what one import takes), ?page=2… for the rest, pagination says whether there is more",
   })
-  export(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string) {
-    return this.transfer.export(scope.workspaceId, projectId, user);
+  export(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string, @Query() q: ExportQuery) {
+    return this.transfer.export(scope.workspaceId, projectId, user, q.page ?? 1);
   }
 
   @Post('import/:projectId')
@@ -38,12 +40,13 @@ export class TaskBulkController {
   @RequirePermission('task', 'create', PROJECT)
   @ApiOperation({
     summary:
-      'Create up to 1,000 tasks in the project, each as a creation through the one write path (activity imported, event taskCreated), in one transaction; tasks that fail their checks are reported and the others imported',
+      'Create up to 1,000 tasks in the project, each as a creation through the one write path (activity imported, event taskCreated), in one transaction; tasks that fail their checks are reported and the others imported. Each task counts as a request against RATE_LIMIT_API; at most 100 label names in all',
   })
   @ApiErrors(
-    [400, 'tasks must contain no more than 1000 elements', 'each task must be an object'],
+    [400, 'tasks must contain no more than 1000 elements', 'each task must be an object', TOO_MANY_IMPORT_LABELS, LABEL_CATALOGUE_FULL],
     [403, 'Insufficient permissions', 'Insufficient API key scope'],
     [404, 'Project not found'],
+    [429, 'Too many requests'],
   )
   import(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('projectId', Id('Project')) projectId: string, @Body() dto: ImportTasksDto) {
     return this.transfer.import(scope, user, projectId, dto);

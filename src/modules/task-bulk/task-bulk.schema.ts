@@ -32,9 +32,19 @@ export class ExportedProjectSchema {
 
 /** Task export (`GET /task/export/:projectId`; ExportAnswer). */
 @ApiSchema({ name: 'TaskExport' })
+/** Which page of the project's tasks an export is. */
+@ApiSchema({ name: 'ExportPagination' })
+export class ExportPaginationSchema {
+  @IntProp() page: number;
+  @IntProp({ description: 'tasks per page: what one import takes' }) pageSize: number;
+  @IntProp({ description: "the project's tasks in all" }) total: number;
+  @FlagProp({ description: 'a next page (?page=) holds more' }) hasMore: boolean;
+}
+
 export class TaskExportSchema {
   @ApiProperty({ type: ExportedProjectSchema }) project: ExportedProjectSchema;
   @ApiProperty({ type: [ExportedTaskSchema] }) tasks: ExportedTaskSchema[];
+  @ApiProperty({ type: ExportPaginationSchema }) pagination: ExportPaginationSchema;
 }
 
 /** One task's result of an import (ImportResult). */

@@ -1,4 +1,4 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -9,13 +9,15 @@ import { ResolvedScope } from '../../common/decorators/require-permission.decora
 import { AccessService } from '../../common/permissions/access.service';
 import { hasPermission } from '../../common/permissions/permissions';
 import { validationMessage } from '../../common/pipes/validation';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { RateLimitService } from '../../redis/rate-limit.service';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { LabelService } from '../label/label.service';
 import { ProjectService } from '../project/project.service';
 import { TaskChangesRepository } from '../task/task-changes.repository';
 import { PRIORITIES, Priority, TaskRecord, TaskRow, toTaskRecord } from '../task/task.record';
 import { TaskService } from '../task/task.service';
-import { ImportLabelDto, ImportTaskDto, ImportTasksDto } from './dto/task-bulk.dto';
+import { ImportLabelDto, ImportTaskDto, ImportTasksDto, MAX_IMPORT } from './dto/task-bulk.dto';
 
 /** A task as the export writes it (and the import reads it back). */
 export interface ExportedTask {
@@ -33,6 +35,8 @@ export interface ExportedTask {
 export interface ExportAnswer {
   project: { name: string; slug: string; description: string | null; exportedAt: string };
   tasks: ExportedTask[];
+  /** Which part of the project's tasks this is: pages of MAX_IMPORT, in board order. */
+  pagination: { page: number; pageSize: number; total: number; hasMore: boolean };
 }
 
 export interface ImportResult {
@@ -66,6 +70,8 @@ export class TaskTransferService {
     private readonly tasks: TaskService,
     private readonly changes: TaskChangesRepository,
     private readonly labels: LabelService,
+    private readonly rateLimit: RateLimitService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -73,15 +79,17 @@ export class TaskTransferService {
    * position. Labels are another resource: an API key without `label:read` gets `labels: null`
    * (docs/decisions-local.md, "Access rules" 5); sessions and unscoped keys see them.
    */
-  async export(workspaceId: string, projectId: string, user: AuthUser): Promise<ExportAnswer> {
+  async export(workspaceId: string, projectId: string, user: AuthUser, page = 1): Promise<ExportAnswer> {
     const project = await this.projects.get(workspaceId, projectId);
     const [slugs, rows] = await Promise.all([this.tasks.statusSlugs(workspaceId, projectId), this.tasks.allInProject(workspaceId, projectId)]);
     const order = new Map([...slugs, ...VIRTUAL_STATUSES].map((s, i) => [s, i]));
     const rank = (r: TaskRow) => order.get(r.status) ?? order.size;
-    const sorted = rows
+    const all = rows
       .map((r, i) => ({ r, i }))
       .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
       .map((e) => e.r);
+    // One page is what one import takes (MAX_IMPORT tasks), so each page imports as it is.
+    const sorted = all.slice((page - 1) * MAX_IMPORT, page * MAX_IMPORT);
     const keyScopes = user.apiKey?.permissions;
     const showLabels = !keyScopes || keyScopeAllows(keyScopes, 'label', 'read');
     const labels = showLabels
@@ -105,11 +113,18 @@ export class TaskTransferService {
           labels: labels ? (labels.get(r.id) ?? []).map((l) => ({ name: l.name, color: l.color })) : null,
         };
       }),
+      pagination: { page, pageSize: MAX_IMPORT, total: all.length, hasMore: page * MAX_IMPORT < all.length },
     };
   }
 
   async import(scope: ResolvedScope, user: AuthUser, projectId: string, dto: ImportTasksDto): Promise<ImportAnswer> {
     const workspaceId = scope.workspaceId;
+    // Its work counts against the caller's API limit: one request per task (the request itself was counted by the guard).
+    if (dto.tasks.length > 1) {
+      const bucket = user.apiKey ? `key:${user.apiKey.id}` : `session:${user.sessionId}`;
+      await this.rateLimit.hit(`api:${bucket}`, this.config.rateLimits.api, undefined, dto.tasks.length - 1);
+    }
+    if (labelNames(dto.tasks).size > MAX_IMPORT_LABELS) throw new BadRequestException(TOO_MANY_IMPORT_LABELS);
     const project = await this.projects.get(workspaceId, projectId);
     const slugs = await this.tasks.statusSlugs(workspaceId, projectId);
     const mayAssign = this.may(scope, user, 'task', 'assign');
@@ -201,4 +216,21 @@ export class TaskTransferService {
     const keyScopes = user.apiKey?.permissions;
     return hasPermission(scope.permissions, resource, action) && (!keyScopes || keyScopeAllows(keyScopes, resource, action));
   }
+}
+
+/** The label names an import may use in all, across its tasks (docs/compatibility.md, "Export and import"). */
+export const MAX_IMPORT_LABELS = 100;
+export const TOO_MANY_IMPORT_LABELS = `An import may name at most ${MAX_IMPORT_LABELS} labels`;
+
+/** The distinct label names (case-insensitive) the tasks of an import name, read before each task is checked. */
+function labelNames(tasks: Record<string, unknown>[]): Set<string> {
+  const names = new Set<string>();
+  for (const t of tasks) {
+    if (!Array.isArray(t.labels)) continue;
+    for (const l of t.labels as unknown[]) {
+      const name = l && typeof l === 'object' ? (l as { name?: unknown }).name : undefined;
+      if (typeof name === 'string') names.add(name.trim().toLowerCase());
+    }
+  }
+  return names;
 }

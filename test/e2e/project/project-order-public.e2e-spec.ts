@@ -129,9 +129,14 @@ describe('GET /public-project/:id', () => {
     const columns = (await t.api.get(`/column/${project.id}`, owner.token)).body;
     expect(res.body).toEqual({
       ...project,
-      columns: columns.map((c: any) => ({ ...c, tasks: c.slug === 'to-do' ? [first, second] : c.slug === 'done' ? [done] : [] })),
+      columns: columns.map((c: any) => {
+        const tasks = c.slug === 'to-do' ? [first, second] : c.slug === 'done' ? [done] : [];
+        return { ...c, tasks, taskCount: tasks.length };
+      }),
       plannedTasks: [planned],
+      plannedTaskCount: 1,
       archivedTasks: [archived],
+      archivedTaskCount: 1,
     });
     expect(res.text).not.toContain(owner.user.email);
     expect(res.text).not.toContain('internal remark');

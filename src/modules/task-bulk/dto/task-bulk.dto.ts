@@ -1,6 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsString, IsUUID, Length, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
 import { isUuid } from '../../../common/pipes/id.pipe';
 import { emptyAsNull, isTimestamp, IsTimestamp, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
 import { LABEL_COLOR, LABEL_COLOR_MESSAGE } from '../../label/label-colors';
@@ -143,4 +161,15 @@ export class BulkUpdateDto {
     },
   })
   value?: unknown;
+}
+
+/** `GET /task/export/:projectId?page=`: which page of MAX_IMPORT tasks (1, the first, by default). */
+export class ExportQuery {
+  @ApiPropertyOptional({ default: 1, minimum: 1, description: `pages of ${MAX_IMPORT} tasks, in board order` })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  page?: number;
 }
