@@ -21,6 +21,7 @@ import { ApiKeyParent1763782250000 } from './1763782250000-ApiKeyParent';
 import { EmailJobs1763782400000 } from './1763782400000-EmailJobs';
 import { SelfgitWebhookSecretRotation1763782500000 } from './1763782500000-SelfgitWebhookSecretRotation';
 import { ExternalCommentLinks1763782600000 } from './1763782600000-ExternalCommentLinks';
+import { FormerTaskKeys1763782710000 } from './1763782710000-FormerTaskKeys';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   EmailJobs1763782400000,
   SelfgitWebhookSecretRotation1763782500000,
   ExternalCommentLinks1763782600000,
+  FormerTaskKeys1763782710000,
 ];

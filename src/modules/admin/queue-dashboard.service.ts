@@ -175,12 +175,15 @@ export class QueueDashboard implements OnApplicationShutdown {
     return user;
   }
 
-  /** Sec-Fetch-Site, when the browser sends it, says same-origin; an Origin header names this server. */
+  /**
+   * Sec-Fetch-Site, when the browser sends it, says same-origin; an Origin header names this server;
+   * a request with neither is refused, as the session cookie's check does (docs/decisions-local.md, "Queue dashboard").
+   */
   private sameOrigin(req: Request): boolean {
     const site = req.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') return false;
     const origin = req.headers.origin;
-    if (origin === undefined) return true;
+    if (origin === undefined) return site === 'same-origin';
     return origin === new URL(this.config.publicApiUrl).origin || origin === `${req.protocol}://${req.get('host')}`;
   }
 

@@ -130,10 +130,17 @@ const activityHits = (kind: string, path: Path, extra = 'a.*') =>
 const SECTIONS: Record<Section, (v: Variant, sections: readonly Section[]) => string> = {
   tasks: (v) => `
   key_hit AS (
-    SELECT t.*, 0 AS rank FROM task t JOIN project p ON p.id = t.project_id
-     WHERE $6::text IS NOT NULL AND lower(p.slug) = lower($6::text) AND t.number = $7::int
-       AND ${inScope('t.workspace_id')} AND ${projectFilter('t.project_id')}
-     ORDER BY t.created_at DESC LIMIT $3),
+    (SELECT t.*, 0 AS rank FROM task t JOIN project p ON p.id = t.project_id
+      WHERE $6::text IS NOT NULL AND lower(p.slug) = lower($6::text) AND t.number = $7::int
+        AND ${inScope('t.workspace_id')} AND ${projectFilter('t.project_id')}
+      ORDER BY t.created_at DESC LIMIT $3)
+    UNION ALL
+    -- A moved task's old key, unless a task of that project holds that number now (docs/decisions-local.md, "Work items", keys of moved tasks).
+    (SELECT t.*, 0 AS rank FROM task_former_key f JOIN project p ON p.id = f.project_id JOIN task t ON t.id = f.task_id
+      WHERE $6::text IS NOT NULL AND lower(p.slug) = lower($6::text) AND f.number = $7::int
+        AND ${inScope('f.workspace_id')} AND t.workspace_id = f.workspace_id AND ${projectFilter('t.project_id')}
+        AND NOT EXISTS (SELECT 1 FROM task n WHERE n.project_id = f.project_id AND n.number = f.number)
+      ORDER BY t.created_at DESC LIMIT $3)),
   title_hits AS (
     ${taskHits((a) => match(`${a}.title`, v.taskTitle), v.taskTitle, 't.*, 1 AS rank', !!v.projectScoped)}),
   description_hits AS (

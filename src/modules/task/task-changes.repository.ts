@@ -107,7 +107,8 @@ const CREATE_SQL = `
  * Move in ONE auto-committed statement: lock the task, choose the destination status (the
  * requested column; else the column with the task's current slug; else the first column;
  * `planned` when the project has none), claim the destination's next number, move the task to
- * the end of that column, and write `moved` (and `status_changed` when the status changes).
+ * the end of that column, keep its old key (`task_former_key`, docs/decisions-local.md, "Work items",
+ * keys of moved tasks), and write `moved` (and `status_changed` when the status changes).
  * Without a round trip inside the transaction, the destination's counter row is locked only while
  * the statement runs. No row: the move was refused and nothing changed.
  * $1 task, $2 workspace, $3 destination project, $4 requested status or null, $5 actor.
@@ -125,6 +126,10 @@ const MOVE_SQL = `
      WHERE t.id = cur.id
     RETURNING ${TASK_COLUMNS.map((f) => `t.${f}`).join(', ')},
               cur.project_id AS old_project_id, cur.number AS old_number, cur.status AS old_status
+  ), former_key AS (
+    INSERT INTO task_former_key (project_id, number, task_id, workspace_id)
+    SELECT old_project_id, old_number, id, workspace_id FROM changed
+    ON CONFLICT (project_id, number) DO NOTHING
   ), history AS (${history(
     `SELECT c.workspace_id, c.id AS task_id, e.ord, e.type, e.content, e.event_data, ${NO_EXTERNAL}
        FROM changed c

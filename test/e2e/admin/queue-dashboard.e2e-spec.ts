@@ -173,8 +173,14 @@ describe('in a browser', () => {
     expect(statusAndBody(await pause({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }))).toEqual(refused);
     expect(statusAndBody(await pause({ origin: 'https://sibling.example', 'sec-fetch-site': 'same-site' }))).toEqual(refused);
     expect(statusAndBody(await pause({ origin: 'https://evil.example' }))).toEqual(refused);
+    // Neither Origin nor Sec-Fetch-Site: nothing shows it comes from the dashboard's pages.
+    expect(statusAndBody(await pause({}))).toEqual(refused);
     const queue = new Queue(QueueName.Email, { connection: redisOptionsFromUrl(REDIS_URL), prefix: `${t.queuePrefix}:bull` });
     try {
+      expect(await queue.isPaused()).toBe(false);
+      // Sec-Fetch-Site: same-origin without Origin (a browser's same-origin request may omit it) is enough.
+      expect((await pause({ 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+      expect((await dashboard(`/api/queues/${QueueName.Email}/resume`, { cookie, origin }, { method: 'PUT' })).status).toBe(200);
       expect(await queue.isPaused()).toBe(false);
       expect((await pause({ origin, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
       expect(await queue.isPaused()).toBe(true);
