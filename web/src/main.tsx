@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import './styles.css';
+import { App } from './app/App';
+import './ui/styles.css';
 
 // Back from the OpenID provider, the service's redirect carries the session token in the fragment
 // too (for clients without cookies); the app has its cookie, so the token is taken out of the address bar and history.

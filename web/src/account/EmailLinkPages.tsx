@@ -1,0 +1,202 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, ApiError, must } from '../api/client';
+import { ErrorState, Loading } from '../ui/States';
+import { navigate, queryParam } from '../app/router';
+import { useSession } from '../api/session';
+
+/** The pages the emails link to (docs/accounts.md "Emails"; docs/decisions-local.md "Email worker"). */
+
+function AppLink({ to, children }: { to: string; children: React.ReactNode }) {
+  return (
+    <a
+      href={to}
+      onClick={(e) => {
+        e.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+const noToken = new ApiError(400, 'This link has no token: open the link from the email again.');
+
+/**
+ * `/verify-email?token=`: spends the token once (GET /api/auth/verify-email). A first verification
+ * ends every session of the user (docs/accounts.md, "When an address is proven"), so it asks for a
+ * new sign-in.
+ */
+export function VerifyEmailPage() {
+  const queryClient = useQueryClient();
+  const [token] = useState(() => queryParam('token'));
+  const verify = useQuery({
+    queryKey: ['verify-email', token],
+    enabled: !!token,
+    // The token works once: never asked again (no refetch on focus or reconnect).
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+    queryFn: async () => {
+      const answer = must(await api.GET('/api/auth/verify-email', { params: { query: { token: token! } } }));
+      await queryClient.invalidateQueries({ queryKey: ['session'] });
+      return answer;
+    },
+  });
+  // Back from the service's own verification link (sign-up's callbackURL): already done.
+  const [verified] = useState(() => queryParam('verified') === '1');
+  if (!token && verified) {
+    return (
+      <main className="auth">
+        <h1>Verify your email</h1>
+        <p role="status">
+          Your email is verified. <AppLink to="/sign-in">Sign in</AppLink> again to go on.
+        </p>
+      </main>
+    );
+  }
+  return (
+    <main className="auth">
+      <h1>Verify your email</h1>
+      {!token && <ErrorState error={noToken} />}
+      {verify.isLoading && <Loading what="the verification" />}
+      {verify.error && <ErrorState error={verify.error} />}
+      {verify.data && (
+        <p role="status">
+          {verify.data.user.email} is verified. <AppLink to="/sign-in">Sign in</AppLink> again to go on.
+        </p>
+      )}
+    </main>
+  );
+}
+
+/** `/reset-password?token=`: a new password with the emailed token (POST /api/auth/reset-password). */
+export function ResetPasswordPage() {
+  const queryClient = useQueryClient();
+  const [token] = useState(() => queryParam('token'));
+  const [newPassword, setNewPassword] = useState('');
+  const [again, setAgain] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const reset = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/reset-password', { body: { token: token!, newPassword } })),
+    // A reset ends every session (docs/accounts.md, "Password reset").
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['session'] }),
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setMismatch(newPassword !== again);
+    if (newPassword === again) reset.mutate();
+  };
+  return (
+    <main className="auth">
+      <h1>Choose a new password</h1>
+      {!token && <ErrorState error={noToken} />}
+      {token && reset.isSuccess && (
+        <p role="status">
+          Your password is changed and every session was signed out. <AppLink to="/sign-in">Sign in</AppLink> with the new one.
+        </p>
+      )}
+      {token && !reset.isSuccess && (
+        <form className="stack" onSubmit={onSubmit}>
+          <label>
+            New password
+            <input type="password" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} required minLength={8} maxLength={128} autoComplete="new-password" />
+          </label>
+          <label>
+            New password again
+            <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} required autoComplete="new-password" />
+          </label>
+          {mismatch && <ErrorState error={new Error('The two passwords differ.')} />}
+          {reset.error && <ErrorState error={reset.error} />}
+          <button type="submit" disabled={reset.isPending}>
+            Set password
+          </button>
+        </form>
+      )}
+    </main>
+  );
+}
+
+/**
+ * `/forgot-password`: asks for the reset email (POST /api/auth/request-password-reset), whose link
+ * comes back to `/reset-password`. The answer is the same for any address (docs/accounts.md, "No
+ * account enumeration"), and so is the page's.
+ */
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const request = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/request-password-reset', { body: { email } })),
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    request.mutate();
+  };
+  return (
+    <main className="auth">
+      <h1>Forgot your password?</h1>
+      {request.isSuccess ? (
+        <p role="status">If {email} has an account, an email with a link to choose a new password is on its way (the link works for an hour).</p>
+      ) : (
+        <form className="stack" onSubmit={onSubmit}>
+          <label>
+            Email
+            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+          </label>
+          {request.error && <ErrorState error={request.error} />}
+          <button type="submit" disabled={request.isPending}>
+            Email me a link
+          </button>
+        </form>
+      )}
+      <p>
+        <AppLink to="/sign-in">Back to sign-in</AppLink>
+      </p>
+    </main>
+  );
+}
+
+/** `/invitation/accept/:id` (the invitation email's link): join or decline, signed in as the invited address. */
+export function AcceptInvitationPage({ invitationId }: { invitationId: string }) {
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const accept = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/organization/accept-invitation', { body: { invitationId } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['workspaces'] }),
+  });
+  const reject = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/organization/reject-invitation', { body: { invitationId } })),
+  });
+  const done = accept.isSuccess || reject.isSuccess;
+  return (
+    <main className="auth">
+      <h1>Workspace invitation</h1>
+      {!done && (
+        <>
+          <p>
+            You were invited to a workspace on Tandem. You are signed in as <strong>{session.data?.user.email}</strong>: the invitation must be addressed to this email.
+          </p>
+          {(accept.error ?? reject.error) && <ErrorState error={accept.error ?? reject.error} />}
+          <div className="actions">
+            <button type="button" onClick={() => accept.mutate()} disabled={accept.isPending || reject.isPending}>
+              Join the workspace
+            </button>
+            <button type="button" className="secondary" onClick={() => reject.mutate()} disabled={accept.isPending || reject.isPending}>
+              Decline
+            </button>
+          </div>
+        </>
+      )}
+      {accept.data && (
+        <p role="status">
+          You joined as {accept.data.member.role}. <AppLink to={`/w/${accept.data.member.organizationId}`}>Open the workspace</AppLink>
+        </p>
+      )}
+      {reject.isSuccess && (
+        <p role="status">
+          Invitation declined. <AppLink to="/">Back to your workspaces</AppLink>
+        </p>
+      )}
+    </main>
+  );
+}

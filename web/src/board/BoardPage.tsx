@@ -1,0 +1,294 @@
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  pointerWithin,
+  rectIntersection,
+  useDraggable,
+  useDroppable,
+  useSensor,
+  useSensors,
+  type CollisionDetection,
+  type DragEndEvent,
+} from '@dnd-kit/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, must } from '../api/client';
+import type { Column, Task } from '../api/types';
+import { Header } from '../shell/Header';
+import { Empty, ErrorState, Loading } from '../ui/States';
+import { useLiveEvents } from '../api/live';
+import { usePermissions } from '../api/permissions';
+import { navigate } from '../app/router';
+import { ListView } from './ListView';
+import { TaskPanel } from '../task/TaskPanel';
+import { useColumns, useProject } from '../api/workspace-queries';
+
+/** The column under the pointer (what a person aims at), else the one the card overlaps most (the keyboard has no pointer). */
+const columnUnder: CollisionDetection = (args) => {
+  const under = pointerWithin(args);
+  return under.length ? under : rectIntersection(args);
+};
+
+/**
+ * Where in `others` (a column's tasks but the dragged one, top to bottom) a card whose middle is at
+ * `middleY` goes: before the first card whose middle is below it. Read from the cards' boxes when
+ * the card is dropped, so that only the columns are drop targets while dragging (one per column:
+ * a target per card made every pointer move re-render the whole board; docs/benchmarks.md).
+ */
+function indexAt(others: Task[], middleY: number): number {
+  const i = others.findIndex((t) => {
+    const box = document.querySelector(`[data-task="${t.id}"]`)?.getBoundingClientRect();
+    return box !== undefined && box.top + box.height / 2 > middleY;
+  });
+  return i === -1 ? others.length : i;
+}
+
+/** A column's tasks with `task` placed at `index` (taken out of wherever it was). */
+function placed(column: Task[], task: Task, index: number): Task[] {
+  const rest = column.filter((t) => t.id !== task.id);
+  return [...rest.slice(0, index), task, ...rest.slice(index)];
+}
+
+/** Every task of a project, a page of 100 at a time (the API's largest). */
+async function allTasks(projectId: string): Promise<Task[]> {
+  const out: Task[] = [];
+  for (let page = 1; ; page++) {
+    const r = must(await api.GET('/api/task/tasks/{projectId}', { params: { path: { projectId }, query: { page, limit: 100, sortBy: 'position', sortOrder: 'asc' } } }));
+    out.push(...r.data);
+    if (page >= r.pagination.totalPages) return out;
+  }
+}
+
+/** The board: the project's columns with their tasks; drag a task to another column, or create one in a column. */
+export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { workspaceId: string; projectId: string; taskId: string | null; view?: 'board' | 'list' }) {
+  const queryClient = useQueryClient();
+  const live = useLiveEvents(workspaceId);
+  const can = usePermissions(workspaceId);
+  const project = useProject(projectId);
+  const columns = useColumns(projectId);
+  const tasks = useQuery({ queryKey: ['tasks', projectId], queryFn: () => allTasks(projectId) });
+  const [moveError, setMoveError] = useState<unknown>(null);
+
+  const move = useMutation({
+    // Keyed so the live stream can leave the board alone while a move is on its way (web/src/live.ts).
+    mutationKey: ['move', projectId],
+    // A change of column, then (unless the task goes last) the destination's order; within a column, its order only.
+    mutationFn: async ({ task, status, order }: { task: Task; status: string; order: string[] | null }) => {
+      if (status !== task.status) must(await api.PUT('/api/task/status/{id}', { params: { path: { id: task.id } }, body: { status } }));
+      if (order) must(await api.PUT('/api/task/reorder/{projectId}', { params: { path: { projectId } }, body: { status, taskIds: order } }));
+    },
+    // Optimistic: the card moves at once, and goes back with the API's message if the change is refused.
+    onMutate: async ({ task, status, order }) => {
+      setMoveError(null);
+      await queryClient.cancelQueries({ queryKey: ['tasks', projectId] });
+      const before = queryClient.getQueryData<Task[]>(['tasks', projectId]);
+      const at = new Map((order ?? []).map((id, i) => [id, i]));
+      queryClient.setQueryData<Task[]>(['tasks', projectId], (list) => {
+        if (!list) return list;
+        const end = Math.max(-1, ...list.filter((t) => t.status === status).map((t) => t.position)) + 1;
+        const next = list.map((t) => {
+          const position = at.get(t.id);
+          if (t.id === task.id) return { ...t, status, position: position ?? end };
+          return position === undefined ? t : { ...t, position };
+        });
+        return next.sort((a, b) => a.position - b.position || a.number - b.number);
+      });
+      return { before };
+    },
+    onError: (err, _vars, ctx) => {
+      if (ctx?.before) queryClient.setQueryData(['tasks', projectId], ctx.before);
+      setMoveError(err);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['tasks', projectId] }),
+  });
+
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor));
+  const onDragEnd = (e: DragEndEvent) => {
+    const list = tasks.data ?? [];
+    const task = list.find((t) => t.id === e.active.id);
+    if (!task || !e.over) return;
+    const status = String(e.over.id);
+    const column = list.filter((t) => t.status === status);
+    const others = column.filter((t) => t.id !== task.id);
+    // Before the first card whose middle is below the dragged card's middle; at the end without one.
+    const dragged = e.active.rect.current.translated;
+    const index = dragged ? indexAt(others, dragged.top + dragged.height / 2) : others.length;
+    const next = placed(column, task, index).map((t) => t.id);
+    // A change of column to its end needs no order (the API puts it there); within a column, only a new order.
+    const order = (status !== task.status && index === others.length) || next.join() === column.map((t) => t.id).join() ? null : next;
+    if (status !== task.status || order) move.mutate({ task, status, order });
+  };
+
+  const loading = project.isPending || columns.isPending || tasks.isPending;
+  const error = project.error ?? columns.error ?? tasks.error;
+  return (
+    <>
+      <Header workspaceId={workspaceId} title={project.data?.name} />
+      <main className="board-page">
+        <div className="board-bar">
+          <span className={`live ${live}`} aria-live="polite">
+            {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}
+          </span>
+          <nav className="view-switch" aria-label="View">
+            <a
+              href={`/w/${workspaceId}/p/${projectId}`}
+              aria-current={view === 'board' ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/w/${workspaceId}/p/${projectId}`);
+              }}
+            >
+              Board
+            </a>
+            <a
+              href={`/w/${workspaceId}/p/${projectId}/list`}
+              aria-current={view === 'list' ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/w/${workspaceId}/p/${projectId}/list`);
+              }}
+            >
+              List
+            </a>
+            <a
+              href={`/w/${workspaceId}/p/${projectId}/integrations`}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/w/${workspaceId}/p/${projectId}/integrations`);
+              }}
+            >
+              Integrations
+            </a>
+            <a
+              href={`/w/${workspaceId}/p/${projectId}/settings`}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/w/${workspaceId}/p/${projectId}/settings`);
+              }}
+            >
+              Settings
+            </a>
+          </nav>
+        </div>
+        {loading && <Loading what="the board" />}
+        {error && <ErrorState error={error} />}
+        {moveError !== null && <ErrorState error={moveError} />}
+        {view === 'list' && columns.data && tasks.data && project.data && (
+          <ListView
+            workspaceId={workspaceId}
+            tasks={tasks.data}
+            columns={columns.data}
+            projectSlug={project.data.slug}
+            onOpen={(t) => navigate(`/w/${workspaceId}/p/${projectId}/t/${t.id}`)}
+          />
+        )}
+        {view === 'board' && columns.data && tasks.data && project.data && (
+          <DndContext sensors={sensors} collisionDetection={columnUnder} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
+            <div className="board" role="list" aria-label="Columns">
+              {columns.data.map((c) => (
+                <BoardColumn
+                  key={c.id}
+                  column={c}
+                  projectId={projectId}
+                  projectSlug={project.data.slug}
+                  tasks={tasks.data.filter((t) => t.status === c.slug)}
+                  canCreate={can('task', 'create')}
+                  canMove={can('task', 'update')}
+                  onOpen={(t) => navigate(`/w/${workspaceId}/p/${projectId}/t/${t.id}`)}
+                />
+              ))}
+            </div>
+          </DndContext>
+        )}
+        {taskId && (
+          <TaskPanel
+            workspaceId={workspaceId}
+            taskId={taskId}
+            projectSlug={project.data?.slug ?? ''}
+            columns={columns.data ?? []}
+            onClose={() => navigate(`/w/${workspaceId}/p/${projectId}`)}
+          />
+        )}
+      </main>
+    </>
+  );
+}
+
+function announcements(columns: Column[], tasks: Task[]) {
+  const title = (id: string | number) => tasks.find((t) => t.id === id)?.title ?? 'task';
+  const column = (id: string | number | undefined) => columns.find((c) => c.slug === id)?.name ?? 'no column';
+  return {
+    onDragStart: ({ active }: { active: { id: string | number } }) => `Picked up ${title(active.id)}.`,
+    onDragOver: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) => `${title(active.id)} is over ${column(over?.id)}.`,
+    onDragEnd: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) => `${title(active.id)} was dropped in ${column(over?.id)}.`,
+    onDragCancel: ({ active }: { active: { id: string | number } }) => `Moving ${title(active.id)} was cancelled.`,
+  };
+}
+
+function BoardColumn(props: { column: Column; projectId: string; projectSlug: string; tasks: Task[]; canCreate: boolean; canMove: boolean; onOpen: (t: Task) => void }) {
+  const { column, tasks } = props;
+  const { setNodeRef, isOver } = useDroppable({ id: column.slug });
+  return (
+    <section ref={setNodeRef} className={`column${isOver ? ' over' : ''}`} role="listitem" aria-labelledby={`col-${column.id}`} data-column={column.slug}>
+      <h2 id={`col-${column.id}`}>
+        {column.name} <span className="count">{tasks.length}</span>
+      </h2>
+      {tasks.length === 0 && <Empty>No tasks</Empty>}
+      <ul className="cards" aria-label={`${column.name} tasks`}>
+        {tasks.map((t) => (
+          <TaskCard key={t.id} task={t} projectSlug={props.projectSlug} canMove={props.canMove} onOpen={() => props.onOpen(t)} />
+        ))}
+      </ul>
+      {props.canCreate && <QuickCreate projectId={props.projectId} status={column.slug} columnName={column.name} />}
+    </section>
+  );
+}
+
+function TaskCard({ task, projectSlug, canMove, onOpen }: { task: Task; projectSlug: string; canMove: boolean; onOpen: () => void }) {
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: task.id, disabled: !canMove });
+  const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
+  return (
+    <li ref={setNodeRef} style={style} className={`card${isDragging ? ' dragging' : ''}`} data-task={task.id}>
+      <button type="button" className="card-open" onClick={onOpen}>
+        <span className="key">
+          {projectSlug}-{task.number}
+        </span>{' '}
+        {task.title}
+      </button>
+      {canMove && (
+        <button type="button" className="handle" aria-label={`Move ${task.title}`} {...attributes} {...listeners}>
+          ⠿
+        </button>
+      )}
+    </li>
+  );
+}
+
+function QuickCreate({ projectId, status, columnName }: { projectId: string; status: string; columnName: string }) {
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState('');
+  const create = useMutation({
+    mutationFn: async () => must(await api.POST('/api/task/{projectId}', { params: { path: { projectId } }, body: { title, status } })),
+    onSuccess: async () => {
+      setTitle('');
+      await queryClient.invalidateQueries({ queryKey: ['tasks', projectId] });
+    },
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (title.trim()) create.mutate();
+  };
+  return (
+    <form onSubmit={onSubmit} className="quick-create">
+      <label className="visually-hidden" htmlFor={`new-${status}`}>
+        New task in {columnName}
+      </label>
+      <input id={`new-${status}`} value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Add a task" />
+      <button type="submit" disabled={create.isPending || !title.trim()} aria-label={`Add task to ${columnName}`}>
+        Add
+      </button>
+      {create.error && <ErrorState error={create.error} />}
+    </form>
+  );
+}

@@ -1,0 +1,433 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { api, must } from '../api/client';
+import { useMembers } from '../api/workspace-queries';
+import type { Invitation, Member } from '../api/types';
+import { ConfirmButton } from '../ui/ConfirmButton';
+import { Header } from '../shell/Header';
+import { Empty, ErrorState, Loading } from '../ui/States';
+import { when } from '../ui/format';
+import { usePermissions } from '../api/permissions';
+import { navigate } from '../app/router';
+import { useSession } from '../api/session';
+
+/** The static roles (docs/decisions-local.md, "Roles and permissions"); a workspace's custom roles come after them. */
+const STATIC_ROLES = ['owner', 'admin', 'member', 'viewer'];
+
+/** A workspace's people: members and their roles, invitations, teams and custom roles (docs/decisions-local.md, "Organization management"). */
+export function PeoplePage({ workspaceId }: { workspaceId: string }) {
+  const can = usePermissions(workspaceId);
+  const roles = useQuery({
+    queryKey: ['roles', workspaceId],
+    queryFn: async () => must(await api.GET('/api/auth/organization/list-roles', { params: { query: { organizationId: workspaceId } } })),
+  });
+  const roleNames = [...STATIC_ROLES, ...(roles.data?.map((r) => r.role) ?? [])];
+  return (
+    <>
+      <Header workspaceId={workspaceId} />
+      <main className="page people">
+        <p>
+          <a
+            href={`/w/${workspaceId}`}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(`/w/${workspaceId}`);
+            }}
+          >
+            ← Projects
+          </a>
+        </p>
+        <h1>People</h1>
+        <Members workspaceId={workspaceId} roleNames={roleNames} canUpdate={can('member', 'update')} canDelete={can('member', 'delete')} />
+        {(can('invitation', 'create') || can('invitation', 'cancel')) && (
+          <Invitations workspaceId={workspaceId} roleNames={roleNames} canCreate={can('invitation', 'create')} canCancel={can('invitation', 'cancel')} />
+        )}
+        <Teams workspaceId={workspaceId} canCreate={can('team', 'create')} canUpdate={can('team', 'update')} canDelete={can('team', 'delete')} />
+        <section className="section" aria-labelledby="roles-h">
+          <h2 id="roles-h">Custom roles</h2>
+          {roles.isPending && <Loading what="roles" />}
+          {roles.error && <ErrorState error={roles.error} />}
+          {roles.data?.length === 0 && <Empty>No custom roles: the built-in roles are owner, admin, member and viewer.</Empty>}
+          {roles.data && roles.data.length > 0 && (
+            <ul className="rows" aria-label="Custom roles">
+              {roles.data.map((r) => (
+                <li key={r.id} className="row">
+                  <div className="row-main">
+                    <strong>{r.role}</strong>
+                    <span className="muted">
+                      {Object.entries(r.permission)
+                        .flatMap(([resource, actions]) => actions.map((a) => `${resource}:${a}`))
+                        .join(', ')}
+                    </span>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </main>
+    </>
+  );
+}
+
+function Members({ workspaceId, roleNames, canUpdate, canDelete }: { workspaceId: string; roleNames: string[]; canUpdate: boolean; canDelete: boolean }) {
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const members = useMembers(workspaceId);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: ['members', workspaceId] }), queryClient.invalidateQueries({ queryKey: ['permissions', workspaceId] })]);
+  const setRole = useMutation({
+    mutationFn: async ({ memberId, role }: { memberId: string; role: string }) =>
+      must(await api.POST('/api/auth/organization/update-member-role', { body: { organizationId: workspaceId, memberId, role } })),
+    // Shown at once; back as it was, with the API's message, if refused.
+    onMutate: async ({ memberId, role }) => {
+      await queryClient.cancelQueries({ queryKey: ['members', workspaceId] });
+      const before = queryClient.getQueryData<Member[]>(['members', workspaceId]);
+      queryClient.setQueryData<Member[]>(['members', workspaceId], (list) => list?.map((m) => (m.id === memberId ? { ...m, role } : m)));
+      return { before };
+    },
+    onError: (_err, _vars, ctx) => {
+      if (ctx?.before) queryClient.setQueryData(['members', workspaceId], ctx.before);
+    },
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async (memberId: string) => must(await api.POST('/api/auth/organization/remove-member', { body: { organizationId: workspaceId, memberIdOrEmail: memberId } })),
+    onSuccess: () => setConfirming(null),
+    onSettled: refresh,
+  });
+  const me = session.data?.user.id;
+  return (
+    <section className="section" aria-labelledby="members-h">
+      <h2 id="members-h">Members</h2>
+      {members.isPending && <Loading what="members" />}
+      {members.error && <ErrorState error={members.error} />}
+      {members.data?.length === 0 && <Empty>No members.</Empty>}
+      {members.data && members.data.length > 0 && (
+        <ul className="rows" aria-label="Members">
+          {members.data.map((m) => (
+            <MemberRow
+              key={m.id}
+              member={m}
+              isMe={m.userId === me}
+              roleNames={roleNames}
+              canUpdate={canUpdate}
+              canDelete={canDelete && m.userId !== me}
+              confirming={confirming === m.id}
+              onRole={(role) => setRole.mutate({ memberId: m.id, role })}
+              onAsk={() => {
+                remove.reset();
+                setConfirming(m.id);
+              }}
+              onCancel={() => setConfirming(null)}
+              onRemove={() => remove.mutate(m.id)}
+              busy={(setRole.isPending && setRole.variables?.memberId === m.id) || remove.isPending}
+            />
+          ))}
+        </ul>
+      )}
+      {setRole.error && <ErrorState error={setRole.error} />}
+      {remove.error && <ErrorState error={remove.error} />}
+    </section>
+  );
+}
+
+function MemberRow(props: {
+  member: Member;
+  isMe: boolean;
+  roleNames: string[];
+  canUpdate: boolean;
+  canDelete: boolean;
+  confirming: boolean;
+  onRole: (role: string) => void;
+  onAsk: () => void;
+  onCancel: () => void;
+  onRemove: () => void;
+  busy: boolean;
+}) {
+  const m = props.member;
+  const who = m.user.name || m.user.email;
+  // Names are not unique: the controls name the member by name and email.
+  const whoFully = `${who} (${m.user.email})`;
+  // A member with several roles has them comma-joined (docs/decisions-local.md, "Roles"): offered as they are.
+  const options = props.roleNames.includes(m.role) ? props.roleNames : [m.role, ...props.roleNames];
+  return (
+    <li className="row" data-member-id={m.id}>
+      <div className="row-main">
+        <strong>
+          {who}
+          {props.isMe && ' (you)'}
+        </strong>
+        <span className="muted">{m.user.email}</span>
+      </div>
+      {props.canUpdate ? (
+        <select aria-label={`Role of ${whoFully}`} value={m.role} onChange={(e) => props.onRole(e.target.value)} disabled={props.busy} className="compact">
+          {options.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <span className="badge">{m.role}</span>
+      )}
+      {props.canDelete &&
+        (props.confirming ? (
+          <div className="confirm" role="group" aria-label={`Remove ${whoFully}?`}>
+            <span>Remove {who} from the workspace?</span>
+            <button type="button" className="danger" onClick={props.onRemove} disabled={props.busy}>
+              Remove
+            </button>
+            <button type="button" className="secondary" onClick={props.onCancel}>
+              Keep
+            </button>
+          </div>
+        ) : (
+          <button type="button" className="secondary" onClick={props.onAsk} aria-label={`Remove ${whoFully}`}>
+            Remove
+          </button>
+        ))}
+    </li>
+  );
+}
+
+function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspaceId: string; roleNames: string[]; canCreate: boolean; canCancel: boolean }) {
+  const queryClient = useQueryClient();
+  const invitations = useQuery({
+    queryKey: ['invitations', workspaceId],
+    queryFn: async () => must(await api.GET('/api/auth/organization/list-invitations', { params: { query: { organizationId: workspaceId } } })),
+  });
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('member');
+  const roleId = useId();
+  const [notice, setNotice] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['invitations', workspaceId] });
+  const invite = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/organization/invite-member', { body: { organizationId: workspaceId, email, role } })),
+    onSuccess: (inv) => {
+      setEmail('');
+      setNotice(`Invitation sent to ${inv.email}.`);
+    },
+    onSettled: refresh,
+  });
+  // A resend extends the pending invitation by 48 h and emails it again (docs/decisions-local.md, "Invitations").
+  const resend = useMutation({
+    mutationFn: async (inv: Invitation) =>
+      must(await api.POST('/api/auth/organization/invite-member', { body: { organizationId: workspaceId, email: inv.email, role: inv.role, resend: true } })),
+    onSuccess: (inv) => setNotice(`Invitation sent again to ${inv.email}.`),
+    onSettled: refresh,
+  });
+  const cancel = useMutation({
+    mutationFn: async (inv: Invitation) => must(await api.POST('/api/auth/organization/cancel-invitation', { body: { invitationId: inv.id } })),
+    onSuccess: (inv) => setNotice(`Invitation to ${inv.email} canceled.`),
+    onSettled: refresh,
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setNotice('');
+    invite.mutate();
+  };
+  const pending = invitations.data?.filter((i) => i.status === 'pending');
+  const error = invite.error ?? resend.error ?? cancel.error;
+  return (
+    <section className="section" aria-labelledby="invitations-h">
+      <h2 id="invitations-h">Invitations</h2>
+      {canCreate && (
+        <form className="inline-form" onSubmit={onSubmit} aria-label="Invite someone">
+          <label>
+            Email to invite
+            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" placeholder="grace@example.com" />
+          </label>
+          {/* Labelled by `for`, not by nesting: a nested select's chosen option would join its name. */}
+          <div className="field compact">
+            <label htmlFor={roleId}>Role</label>
+            <select id={roleId} value={role} onChange={(e) => setRole(e.target.value)}>
+              {roleNames.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" disabled={invite.isPending}>
+            Invite
+          </button>
+        </form>
+      )}
+      {error && <ErrorState error={error} />}
+      <p className="state" role="status">
+        {notice}
+      </p>
+      <h3>Pending</h3>
+      {invitations.isPending && <Loading what="invitations" />}
+      {invitations.error && <ErrorState error={invitations.error} />}
+      {pending?.length === 0 && <Empty>No pending invitations.</Empty>}
+      {pending && pending.length > 0 && (
+        <ul className="rows" aria-label="Pending invitations">
+          {pending.map((inv) => (
+            <li key={inv.id} className="row">
+              <div className="row-main">
+                <strong>{inv.email}</strong>
+                <span className="muted">
+                  {inv.role} · expires {when(inv.expiresAt)}
+                </span>
+              </div>
+              {canCreate && (
+                <button type="button" className="secondary" onClick={() => resend.mutate(inv)} disabled={resend.isPending} aria-label={`Resend the invitation to ${inv.email}`}>
+                  Resend
+                </button>
+              )}
+              {canCancel && (
+                <button type="button" className="secondary" onClick={() => cancel.mutate(inv)} disabled={cancel.isPending} aria-label={`Cancel the invitation to ${inv.email}`}>
+                  Cancel
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Teams({ workspaceId, canCreate, canUpdate, canDelete }: { workspaceId: string; canCreate: boolean; canUpdate: boolean; canDelete: boolean }) {
+  const queryClient = useQueryClient();
+  const teams = useQuery({
+    queryKey: ['teams', workspaceId],
+    queryFn: async () => must(await api.GET('/api/auth/organization/list-teams', { params: { query: { organizationId: workspaceId } } })),
+  });
+  const [name, setName] = useState('');
+  const create = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/organization/create-team', { body: { organizationId: workspaceId, name } })),
+    onSuccess: () => setName(''),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['teams', workspaceId] }),
+  });
+  const remove = useMutation({
+    mutationFn: async (teamId: string) => must(await api.POST('/api/auth/organization/remove-team', { body: { organizationId: workspaceId, teamId } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['teams', workspaceId] }),
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <section className="section" aria-labelledby="teams-h">
+      <h2 id="teams-h">Teams</h2>
+      {teams.isPending && <Loading what="teams" />}
+      {teams.error && <ErrorState error={teams.error} />}
+      {teams.data?.length === 0 && <Empty>No teams yet.</Empty>}
+      {teams.data && teams.data.length > 0 && (
+        <ul className="rows" aria-label="Teams">
+          {teams.data.map((t) => (
+            <li key={t.id} className="row">
+              <div className="row-main">
+                <strong>{t.name}</strong>
+                <span className="muted">since {when(t.createdAt)}</span>
+                <TeamMembers workspaceId={workspaceId} team={t} canUpdate={canUpdate} />
+              </div>
+              {canDelete && (
+                <ConfirmButton
+                  label="Delete"
+                  question={`Delete the team ${t.name}?`}
+                  confirmLabel={`Yes, delete ${t.name}`}
+                  onConfirm={() => remove.mutate(t.id)}
+                  disabled={remove.isPending}
+                />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {canCreate && (
+        <form className="inline-form" onSubmit={onSubmit}>
+          <label>
+            New team
+            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Design" />
+          </label>
+          <button type="submit" disabled={create.isPending}>
+            Create team
+          </button>
+        </form>
+      )}
+      {create.error && <ErrorState error={create.error} />}
+      {remove.error && <ErrorState error={remove.error} />}
+    </section>
+  );
+}
+
+/** A team's members (list-team-members), named from the workspace's members; added and removed with team:update. */
+function TeamMembers({ workspaceId, team, canUpdate }: { workspaceId: string; team: { id: string; name: string }; canUpdate: boolean }) {
+  const queryClient = useQueryClient();
+  const key = ['team', team.id, 'members'];
+  const inTeam = useQuery({
+    queryKey: key,
+    queryFn: async () => must(await api.GET('/api/auth/organization/list-team-members', { params: { query: { teamId: team.id, organizationId: workspaceId } } })),
+  });
+  const members = useMembers(workspaceId);
+  const nameOf = (userId: string) => {
+    const m = members.data?.find((x) => x.userId === userId);
+    return m ? m.user.name || m.user.email : 'a former member';
+  };
+  const [userId, setUserId] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const add = useMutation({
+    mutationFn: async () => must(await api.POST('/api/auth/organization/add-team-member', { body: { teamId: team.id, userId, organizationId: workspaceId } })),
+    onSuccess: () => setUserId(''),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async (who: string) => must(await api.POST('/api/auth/organization/remove-team-member', { body: { teamId: team.id, userId: who, organizationId: workspaceId } })),
+    onSettled: refresh,
+  });
+  const ids = new Set(inTeam.data?.map((r) => r.userId));
+  const others = members.data?.filter((m) => !ids.has(m.userId)) ?? [];
+  return (
+    <div className="team-members">
+      {inTeam.error && <ErrorState error={inTeam.error} />}
+      {inTeam.data?.length === 0 && <span className="muted">No members.</span>}
+      {inTeam.data && inTeam.data.length > 0 && (
+        <ul className="chips" aria-label={`Members of ${team.name}`}>
+          {inTeam.data.map((r) => (
+            <li key={r.id} className="chip">
+              {nameOf(r.userId)}
+              {canUpdate && (
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Remove ${nameOf(r.userId)} from ${team.name}`}
+                  onClick={() => remove.mutate(r.userId)}
+                  disabled={remove.isPending}
+                >
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {canUpdate && others.length > 0 && (
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
+          <select aria-label={`Add a member to ${team.name}`} value={userId} onChange={(e) => setUserId(e.target.value)} required>
+            <option value="">Add a member…</option>
+            {others.map((m) => (
+              <option key={m.userId} value={m.userId}>
+                {m.user.name || m.user.email}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="secondary" disabled={add.isPending || !userId}>
+            Add
+          </button>
+        </form>
+      )}
+      {[add.error, remove.error].map((e, i) => e && <ErrorState key={i} error={e} />)}
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { navigate } from '../app/router';
+
+/** The way back from a project's own pages (settings, integrations) to its board, as an in-app link. */
+export function BackToBoard({ workspaceId, projectId }: { workspaceId: string; projectId: string }) {
+  const boardPath = `/w/${workspaceId}/p/${projectId}`;
+  return (
+    <nav aria-label="Project">
+      <a
+        href={boardPath}
+        onClick={(e) => {
+          e.preventDefault();
+          navigate(boardPath);
+        }}
+      >
+        ← Back to the board
+      </a>
+    </nav>
+  );
+}
