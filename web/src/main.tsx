@@ -3,6 +3,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import './ui/styles.css';
+import { applyTheme } from './ui/theme';
+import { Toasts } from './ui/toast';
+
+applyTheme();
 
 // Back from the OpenID provider, the service's redirect carries the session token in the fragment
 // too (for clients without cookies); the app has its cookie, so the token is taken out of the address bar and history.
@@ -15,7 +19,11 @@ const queryClient = new QueryClient({
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <App />
+      <Toasts />
     </QueryClientProvider>
   </StrictMode>,
 );

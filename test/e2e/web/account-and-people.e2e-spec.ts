@@ -45,7 +45,8 @@ describe('the account page', () => {
     const { page, problems, close } = await newPage();
     try {
       await signedIn(page, owner.user.email);
-      await page.getByRole('link', { name: /^Your account/ }).click();
+      await page.getByRole('button', { name: /^Your account/ }).click();
+      await page.getByRole('menuitem', { name: 'Account' }).click();
       await page.waitForURL('**/account');
       await page.getByRole('heading', { name: 'Your account' }).waitFor();
       await page.getByRole('list', { name: 'Sessions' }).waitFor();
@@ -55,7 +56,7 @@ describe('the account page', () => {
       // The name: saved, shown in the header, and the API has it.
       await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
       await page.getByRole('button', { name: 'Save profile' }).click();
-      await page.getByRole('link', { name: 'Your account: Grace Hopper' }).waitFor();
+      await page.getByRole('button', { name: 'Your account: Grace Hopper' }).waitFor();
       expect((await t.api.get('/auth/get-session', owner.token)).body.user.name).toBe('Grace Hopper');
 
       // A key limited to workspace:read.

@@ -13,7 +13,7 @@ export function AccountPage({ user }: { user: Session['user'] }) {
   return (
     <>
       <Header workspaceId={null} />
-      <main className="page account">
+      <main id="main" tabIndex={-1} className="page account">
         <h1>Your account</h1>
         <p>
           <a

@@ -30,7 +30,7 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   // The OpenID button shows when the instance has a provider (GET /api/config).
   const config = useQuery({ queryKey: ['config'], staleTime: Infinity, queryFn: async () => must(await api.GET('/api/config')) });
   return (
-    <main className="auth">
+    <main id="main" tabIndex={-1} className="auth">
       <h1>{signUp ? 'Create your account' : 'Sign in to Tandem'}</h1>
       <form onSubmit={onSubmit} className="stack">
         {signUp && (

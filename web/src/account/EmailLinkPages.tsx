@@ -48,7 +48,7 @@ export function VerifyEmailPage() {
   const [verified] = useState(() => queryParam('verified') === '1');
   if (!token && verified) {
     return (
-      <main className="auth">
+      <main id="main" tabIndex={-1} className="auth">
         <h1>Verify your email</h1>
         <p role="status">
           Your email is verified. <AppLink to="/sign-in">Sign in</AppLink> again to go on.
@@ -57,7 +57,7 @@ export function VerifyEmailPage() {
     );
   }
   return (
-    <main className="auth">
+    <main id="main" tabIndex={-1} className="auth">
       <h1>Verify your email</h1>
       {!token && <ErrorState error={noToken} />}
       {verify.isLoading && <Loading what="the verification" />}
@@ -89,7 +89,7 @@ export function ResetPasswordPage() {
     if (newPassword === again) reset.mutate();
   };
   return (
-    <main className="auth">
+    <main id="main" tabIndex={-1} className="auth">
       <h1>Choose a new password</h1>
       {!token && <ErrorState error={noToken} />}
       {token && reset.isSuccess && (
@@ -133,7 +133,7 @@ export function ForgotPasswordPage() {
     request.mutate();
   };
   return (
-    <main className="auth">
+    <main id="main" tabIndex={-1} className="auth">
       <h1>Forgot your password?</h1>
       {request.isSuccess ? (
         <p role="status">If {email} has an account, an email with a link to choose a new password is on its way (the link works for an hour).</p>
@@ -169,7 +169,7 @@ export function AcceptInvitationPage({ invitationId }: { invitationId: string })
   });
   const done = accept.isSuccess || reject.isSuccess;
   return (
-    <main className="auth">
+    <main id="main" tabIndex={-1} className="auth">
       <h1>Workspace invitation</h1>
       {!done && (
         <>

@@ -125,7 +125,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   return (
     <>
       <Header workspaceId={workspaceId} title={project.data?.name} />
-      <main className="board-page">
+      <main id="main" tabIndex={-1} className="board-page">
         <div className="board-bar">
           <span className={`live ${live}`} aria-live="polite">
             {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}

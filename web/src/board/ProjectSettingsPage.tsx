@@ -22,7 +22,7 @@ export function ProjectSettingsPage({ workspaceId, projectId }: { workspaceId: s
   return (
     <>
       <Header workspaceId={workspaceId} title={project.data ? `${project.data.name}: settings` : 'Project settings'} />
-      <main className="page settings-page">
+      <main id="main" tabIndex={-1} className="page settings-page">
         <BackToBoard workspaceId={workspaceId} projectId={projectId} />
         {project.isPending && <Loading what="the project" />}
         {project.error && <ErrorState error={project.error} />}

@@ -22,7 +22,7 @@ export function IntegrationsPage({ workspaceId, projectId }: { workspaceId: stri
   return (
     <>
       <Header workspaceId={workspaceId} title={project.data ? `${project.data.name}: integrations` : 'Integrations'} />
-      <main className="page integrations-page">
+      <main id="main" tabIndex={-1} className="page integrations-page">
         <BackToBoard workspaceId={workspaceId} projectId={projectId} />
         {project.error && <ErrorState error={project.error} />}
         {!project.error && (

@@ -23,7 +23,7 @@ export function NotificationPrefsPage() {
   return (
     <>
       <Header workspaceId={null} />
-      <main className="page account prefs-page">
+      <main id="main" tabIndex={-1} className="page account prefs-page">
         <nav aria-label="Account">
           <a
             href="/account"

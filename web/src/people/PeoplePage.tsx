@@ -25,7 +25,7 @@ export function PeoplePage({ workspaceId }: { workspaceId: string }) {
   return (
     <>
       <Header workspaceId={workspaceId} />
-      <main className="page people">
+      <main id="main" tabIndex={-1} className="page people">
         <p>
           <a
             href={`/w/${workspaceId}`}

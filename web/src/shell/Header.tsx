@@ -5,6 +5,8 @@ import { navigate } from '../app/router';
 import { NotificationBell } from '../notifications/Notifications';
 import { SearchButton } from '../search/Search';
 import { useSession } from '../api/session';
+import { Button, Header as MenuHeader, Menu, MenuItem, MenuSection, MenuTrigger, Popover, Separator } from 'react-aria-components';
+import { setTheme, useTheme, type ThemeChoice } from '../ui/theme';
 
 /** The top bar: the workspace switcher, search (Ctrl-K), the notifications bell, the account (the user's name) and sign-out. */
 export function Header({ workspaceId, title }: { workspaceId: string | null; title?: string }) {
@@ -58,23 +60,75 @@ export function Header({ workspaceId, title }: { workspaceId: string | null; tit
         {/* Without a workspace in the path, search the first one. */}
         <SearchButton workspaceId={workspaceId ?? workspaces.data?.[0]?.id ?? null} />
         <NotificationBell workspaceId={workspaceId} />
-        {session.data && (
-          <a
-            href="/account"
-            className="account-link"
-            aria-label={`Your account: ${session.data.user.name}`}
-            onClick={(e) => {
-              e.preventDefault();
-              navigate('/account');
-            }}
-          >
-            {session.data.user.name}
-          </a>
-        )}
-        <button type="button" className="link" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-          Sign out
-        </button>
+        {session.data && <AccountMenu name={session.data.user.name} onSignOut={() => signOut.mutate()} />}
       </div>
     </header>
   );
+}
+
+const THEMES: { id: ThemeChoice; name: string }[] = [
+  { id: 'system', name: 'System theme' },
+  { id: 'light', name: 'Light' },
+  { id: 'dark', name: 'Dark' },
+];
+
+/** The account menu (React Aria Menu: arrow keys, Escape returns focus to its button): pages of the account, the theme, sign-out. */
+function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void }) {
+  const theme = useTheme();
+  return (
+    <MenuTrigger>
+      <Button className="account-button" aria-label={`Your account: ${name}`}>
+        <span className="avatar" aria-hidden="true">
+          {initials(name)}
+        </span>
+        <span className="account-name">{name}</span>
+      </Button>
+      <Popover className="menu-popover" placement="bottom end">
+        <Menu
+          className="menu"
+          onAction={(key) => {
+            if (key === 'account') navigate('/account');
+            else if (key === 'notifications') navigate('/account/notifications');
+            else if (key === 'sign-out') onSignOut();
+          }}
+        >
+          <MenuItem id="account" className="menu-item">
+            Account
+          </MenuItem>
+          <MenuItem id="notifications" className="menu-item">
+            Notification settings
+          </MenuItem>
+          <Separator className="menu-separator" />
+          <MenuSection
+            selectionMode="single"
+            selectedKeys={[theme]}
+            onSelectionChange={(keys) => {
+              const [k] = [...(keys as Set<string>)];
+              if (k) setTheme(k as ThemeChoice);
+            }}
+          >
+            <MenuHeader className="menu-header">Theme</MenuHeader>
+            {THEMES.map((t) => (
+              <MenuItem key={t.id} id={t.id} className="menu-item">
+                {t.name}
+              </MenuItem>
+            ))}
+          </MenuSection>
+          <Separator className="menu-separator" />
+          <MenuItem id="sign-out" className="menu-item">
+            Sign out
+          </MenuItem>
+        </Menu>
+      </Popover>
+    </MenuTrigger>
+  );
+}
+
+/** One or two letters for an avatar: the first letters of the first and last words of a name. */
+export function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return '?';
+  const first = [...words[0]!][0] ?? '';
+  const last = words.length > 1 ? ([...words[words.length - 1]!][0] ?? '') : '';
+  return (first + last).toUpperCase();
 }

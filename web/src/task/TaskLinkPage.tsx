@@ -14,7 +14,7 @@ export function TaskLinkPage({ projectId, taskId }: { projectId: string; taskId:
     if (workspaceId) navigate(`/w/${workspaceId}/p/${projectId}/t/${taskId}`, true);
   }, [workspaceId, projectId, taskId]);
   return (
-    <main>
+    <main id="main" tabIndex={-1}>
       {project.isPending && <Loading what="the task" />}
       {project.error && <ErrorState error={project.error} />}
     </main>

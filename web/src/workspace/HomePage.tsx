@@ -27,7 +27,7 @@ export function HomePage() {
   return (
     <>
       <Header workspaceId={null} />
-      <main className="page">
+      <main id="main" tabIndex={-1} className="page">
         <h1>Workspaces</h1>
         {workspaces.isPending && <Loading what="workspaces" />}
         {workspaces.error && <ErrorState error={workspaces.error} />}

@@ -28,7 +28,7 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
   return (
     <>
       <Header workspaceId={workspaceId} />
-      <main className="page">
+      <main id="main" tabIndex={-1} className="page">
         <div className="page-head">
           <h1>Projects</h1>
           <a
