@@ -213,6 +213,12 @@ const TABLE_EXCEPTIONS = {
     project: "the event snapshot carries the project's name and slug",
     user: "the event snapshot carries the actor's name",
   },
+  'src/modules/task/card-details.repository.ts': {
+    label: "a card's labels (the task's copies), read with the task in one query",
+    activity: "a card's comment count (activity rows of type comment)",
+    task_relation: "a card's subtask progress and open blockers",
+    board_column: 'a subtask or blocker is done when its status is a final column',
+  },
   'src/modules/task/task.repository.ts': {
     board_column: "the column slugs of a task's project, which a new status is checked against (findForUpdate, findManyForUpdate, statusSlugs)",
   },

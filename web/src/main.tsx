@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App } from './app/routes';
 import './ui/styles.css';
 import { applyTheme } from './ui/theme';
 import { Toasts } from './ui/toast';

@@ -19,7 +19,8 @@ import {
 import { TaskService } from './task.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
 import { EmptyAnswer } from '../../common/http/answers.schema';
-import { MoveAnswerSchema, TaskPageSchema, TaskRecordSchema } from '../task/task.schema';
+import { CardDetailsSchema, MoveAnswerSchema, TaskPageSchema, TaskRecordSchema } from '../task/task.schema';
+import { CardDetailsRepository } from './card-details.repository';
 
 const PROJECT = { kind: 'project', from: 'params', key: 'projectId' } as const;
 const TASK = { kind: 'task', from: 'params', key: 'id' } as const;
@@ -29,7 +30,10 @@ const TaskId = Id('Task');
 @ApiBearerAuth()
 @Controller('task')
 export class TaskController {
-  constructor(private readonly tasks: TaskService) {}
+  constructor(
+    private readonly tasks: TaskService,
+    private readonly cards: CardDetailsRepository,
+  ) {}
 
   @Post(':projectId')
   @ApiAnswer('Task', TaskRecordSchema)
@@ -47,6 +51,14 @@ export class TaskController {
   @ApiOperation({ summary: "A page of the project's tasks, filtered and sorted" })
   list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Query() q: ListTasksQuery) {
     return this.tasks.list(scope.workspaceId, projectId, q);
+  }
+
+  @Get('card-details/:projectId')
+  @ApiAnswer('Card details[] (one per task but the archived, in board order)', [CardDetailsSchema])
+  @RequirePermission('task', 'read', PROJECT)
+  @ApiOperation({ summary: "What the board's cards show beside each task: its labels, comment count, subtask progress and open blockers" })
+  cardDetails(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string) {
+    return this.cards.ofProject(scope.workspaceId, projectId);
   }
 
   @Put('reorder/:projectId')

@@ -1,3 +1,4 @@
+import { CardDetailsRepository } from './card-details.repository';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ScopeRegistry } from '../../common/permissions/scope-registry';
@@ -14,7 +15,7 @@ import { TaskService } from './task.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Task, TaskText])],
   controllers: [TaskController],
-  providers: [TaskService, TaskRepository, TaskChangesRepository],
+  providers: [TaskService, TaskRepository, TaskChangesRepository, CardDetailsRepository],
   exports: [TaskService, TaskChangesRepository],
 })
 export class TaskModule implements OnModuleInit {

@@ -41,3 +41,25 @@ export class MoveAnswerSchema {
   @IdProp() sourceProjectId: string;
   @IdProp() destinationProjectId: string;
 }
+
+@ApiSchema({ name: 'CardLabel' })
+export class CardLabelSchema {
+  @TextProp() name: string;
+  @TextProp() color: string;
+}
+
+@ApiSchema({ name: 'CardSubtasks' })
+export class CardSubtasksSchema {
+  @IntProp() total: number;
+  @IntProp({ description: 'subtasks in a final column of their project' }) done: number;
+}
+
+/** What a board card shows beside the task itself (`GET /task/card-details/:projectId`; docs/web.md, "The board"). */
+@ApiSchema({ name: 'CardDetails' })
+export class CardDetailsSchema {
+  @IdProp() taskId: string;
+  @ApiProperty({ type: [CardLabelSchema] }) labels: CardLabelSchema[];
+  @IntProp() commentCount: number;
+  @ApiProperty({ type: CardSubtasksSchema }) subtasks: CardSubtasksSchema;
+  @IntProp({ description: 'tasks that block this one and are not in a final column' }) blockedBy: number;
+}

@@ -398,6 +398,7 @@ const RECIPES: Record<string, Recipe> = {
   // ---- tasks
   'POST /api/task/:projectId': { call: (c) => ({ path: `/task/${c.A.project.id}`, body: { title: randomName('Task') } }) },
   'GET /api/task/tasks/:projectId': { call: (c) => ({ path: `/task/tasks/${c.A.project.id}` }) },
+  'GET /api/task/card-details/:projectId': { call: (c) => ({ path: `/task/card-details/${c.A.project.id}` }) },
   'PUT /api/task/reorder/:projectId': {
     call: async (c) => {
       const fresh = await c.fresh.task();

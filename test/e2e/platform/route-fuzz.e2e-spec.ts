@@ -178,6 +178,7 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
       params: pp,
       query: { status: 'to-do', priority: 'low', userId: A.owner.user.id, q: 'a', page: '1', limit: '10', sortBy: 'title', sortOrder: 'asc' },
     },
+    'GET /api/task/card-details/:projectId': { params: pp },
     'PUT /api/task/reorder/:projectId': { params: pp, body: { status: task2.status, taskIds: [task2.id] } },
     'PUT /api/task/move/:id': { params: { id: task2.id }, body: { destinationProjectId: p.id, destinationStatus: 'to-do' } },
     'PUT /api/task/status/:id': { params: { id: task.id }, body: { status: 'to-do' } },

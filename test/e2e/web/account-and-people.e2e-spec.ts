@@ -6,6 +6,9 @@ import { axeViolations, newPage as openPage, signIn, startWebApp, type WebApp } 
 import { ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** The account page and a workspace's people page in a real Chromium against the real service. */
+// A browser journey takes several seconds, and more on a loaded machine.
+jest.setTimeout(90_000);
+
 let t: TestApp;
 let browser: Browser;
 let origin: string;

@@ -9,6 +9,9 @@ import { BOT_TOKEN, insertDelivery, MASKED_BOT_TOKEN } from '../../support/integ
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** The project integrations screen (docs/integrations.md) in a real Chromium against the real service, delivering to a loopback receiver. */
+// A browser journey takes several seconds, and more on a loaded machine.
+jest.setTimeout(90_000);
+
 let t: TestApp;
 let browser: Browser;
 let origin: string;

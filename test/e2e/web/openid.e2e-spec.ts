@@ -11,6 +11,9 @@ import { axeViolations, newPage } from '../../support/web-page';
  * (its own login and consent pages). The provider knows the service's callback address before the
  * service starts, so the browser reaches the service through a proxy on a port chosen first.
  */
+// A browser journey takes several seconds, and more on a loaded machine.
+jest.setTimeout(90_000);
+
 let provider: TestOidcProvider;
 let t: TestApp;
 let proxy: TcpProxy;

@@ -11,6 +11,9 @@ import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../
  */
 const SHOTS = process.env.UPDATE_WEB_SHOTS === '1' ? join(__dirname, '../../../docs/web') : null;
 
+// A browser journey takes several seconds, and more on a loaded machine.
+jest.setTimeout(90_000);
+
 let t: TestApp;
 let browser: Browser;
 let origin: string;

@@ -4,6 +4,9 @@ import { axeViolations, newPage as openPage, signIn, startWebApp, type WebApp } 
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** Search (Ctrl-K, the Search button) and the notifications bell of the web app, in a real Chromium against the real service. */
+// A browser journey takes several seconds, and more on a loaded machine.
+jest.setTimeout(90_000);
+
 let t: TestApp;
 let browser: Browser;
 let origin: string;

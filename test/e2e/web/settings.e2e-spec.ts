@@ -5,6 +5,9 @@ import { axeViolations, card, newPage as openPage, signIn, startWebApp, type Web
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** Project settings (columns, details, archive) and notification preferences in a real Chromium against the real service. */
+// A browser journey takes several seconds, and more on a loaded machine.
+jest.setTimeout(90_000);
+
 let t: TestApp;
 let browser: Browser;
 let origin: string;

@@ -7,6 +7,9 @@ import { axeViolations, card, dragTo, newPage as openPage, signIn, startWebApp, 
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
 
 /** The web app in a real Chromium against the real service (API and worker in one process). */
+// A browser journey takes several seconds, and more on a loaded machine.
+jest.setTimeout(90_000);
+
 let t: TestApp;
 let browser: Browser;
 let origin: string;

@@ -1,20 +1,24 @@
+import { createBrowserHistory } from '@tanstack/react-router';
 import { useSyncExternalStore } from 'react';
 
-/** The app's routes are plain paths (docs/web.md); the API process answers every one of them with the app. */
-const subscribe = (onChange: () => void) => {
-  window.addEventListener('popstate', onChange);
-  return () => window.removeEventListener('popstate', onChange);
-};
+/**
+ * The browser history the app's router (TanStack Router, web/src/app/routes.tsx) follows; the
+ * helpers below move through it, so that every page can navigate without importing the route tree.
+ */
+export const history = createBrowserHistory();
 
 export function usePath(): string {
-  return useSyncExternalStore(subscribe, () => window.location.pathname);
+  return useSyncExternalStore(
+    (onChange) => history.subscribe(onChange),
+    () => history.location.pathname,
+  );
 }
 
+/** Go to `path` (a path of the app, with its query if any); `replace` leaves no history entry. */
 export function navigate(path: string, replace = false): void {
-  if (path === window.location.pathname) return;
-  if (replace) window.history.replaceState(null, '', path);
-  else window.history.pushState(null, '', path);
-  window.dispatchEvent(new PopStateEvent('popstate'));
+  if (path === history.location.pathname + history.location.search) return;
+  if (replace) history.replace(path);
+  else history.push(path);
 }
 
 /** `pattern` like `/w/:workspaceId/p/:projectId` against `path`: the named parts, or null. */

@@ -12,7 +12,7 @@ import {
   type DragEndEvent,
 } from '@dnd-kit/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { lazy, memo, Suspense, useCallback, useMemo, useState, type FormEvent, type KeyboardEventHandler, type PointerEventHandler } from 'react';
 import { api, must } from '../api/client';
 import type { Column, Task } from '../api/types';
 import { Header } from '../shell/Header';
@@ -21,8 +21,15 @@ import { useLiveEvents } from '../api/live';
 import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { ListView } from './ListView';
-import { TaskPanel } from '../task/TaskPanel';
-import { useColumns, useProject } from '../api/workspace-queries';
+import { useColumns, useMembers, useProject } from '../api/workspace-queries';
+import { useTaskFilters } from '../app/routes';
+import { applyFilters, filtersQuery, isOverdue } from './filters';
+import { TaskFilterBar } from './TaskFilterBar';
+import { initials } from '../shell/Header';
+import { priorityName } from '../ui/format';
+
+// The task panel (with its Markdown renderer) loads when a task is first opened.
+const TaskPanel = lazy(async () => ({ default: (await import('../task/TaskPanel')).TaskPanel }));
 
 /** The column under the pointer (what a person aims at), else the one the card overlaps most (the keyboard has no pointer). */
 const columnUnder: CollisionDetection = (args) => {
@@ -50,6 +57,9 @@ function placed(column: Task[], task: Task, index: number): Task[] {
   return [...rest.slice(0, index), task, ...rest.slice(index)];
 }
 
+/** What a card shows beside the task (GET /api/task/card-details/:projectId). */
+type CardDetails = { taskId: string; labels: { name: string; color: string }[]; commentCount: number; subtasks: { total: number; done: number }; blockedBy: number };
+
 /** Every task of a project, a page of 100 at a time (the API's largest). */
 async function allTasks(projectId: string): Promise<Task[]> {
   const out: Task[] = [];
@@ -69,6 +79,18 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   const columns = useColumns(projectId);
   const tasks = useQuery({ queryKey: ['tasks', projectId], queryFn: () => allTasks(projectId) });
   const [moveError, setMoveError] = useState<unknown>(null);
+  const filters = useTaskFilters();
+  const members = useMembers(workspaceId);
+  const details = useQuery({
+    queryKey: ['tasks', projectId, 'cards'],
+    queryFn: async () => must(await api.GET('/api/task/card-details/{projectId}', { params: { path: { projectId } } })) as CardDetails[],
+  });
+  const detailsOf = useMemo(() => new Map(details.data?.map((d) => [d.taskId, d])), [details.data]);
+  const nameOf = useMemo(() => new Map(members.data?.map((m) => [m.userId, m.user?.name ?? ''])), [members.data]);
+  const shown = useMemo(() => applyFilters(tasks.data ?? [], filters, (id) => detailsOf.get(id)?.labels.map((l) => l.name) ?? []), [tasks.data, filters, detailsOf]);
+  const basePath = view === 'list' ? `/w/${workspaceId}/p/${projectId}/list` : `/w/${workspaceId}/p/${projectId}`;
+  const search = filtersQuery(filters);
+  const open = useCallback((t: Task) => navigate(`${basePath}/t/${t.id}${search}`), [basePath, search]);
 
   const move = useMutation({
     // Keyed so the live stream can leave the board alone while a move is on its way (web/src/live.ts).
@@ -174,14 +196,19 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
         {loading && <Loading what="the board" />}
         {error && <ErrorState error={error} />}
         {moveError !== null && <ErrorState error={moveError} />}
-        {view === 'list' && columns.data && tasks.data && project.data && (
-          <ListView
+        {columns.data && tasks.data && (
+          <TaskFilterBar
             workspaceId={workspaceId}
-            tasks={tasks.data}
-            columns={columns.data}
-            projectSlug={project.data.slug}
-            onOpen={(t) => navigate(`/w/${workspaceId}/p/${projectId}/t/${t.id}`)}
+            projectId={projectId}
+            basePath={basePath}
+            filters={filters}
+            columns={view === 'list' ? columns.data : undefined}
+            shown={shown.length}
+            total={tasks.data.length}
           />
+        )}
+        {view === 'list' && columns.data && tasks.data && project.data && (
+          <ListView workspaceId={workspaceId} shown={shown} columns={columns.data} projectSlug={project.data.slug} onOpen={open} />
         )}
         {view === 'board' && columns.data && tasks.data && project.data && (
           <DndContext sensors={sensors} collisionDetection={columnUnder} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
@@ -192,23 +219,21 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
                   column={c}
                   projectId={projectId}
                   projectSlug={project.data.slug}
-                  tasks={tasks.data.filter((t) => t.status === c.slug)}
+                  tasks={shown.filter((t) => t.status === c.slug)}
                   canCreate={can('task', 'create')}
                   canMove={can('task', 'update')}
-                  onOpen={(t) => navigate(`/w/${workspaceId}/p/${projectId}/t/${t.id}`)}
+                  detailsOf={detailsOf}
+                  nameOf={nameOf}
+                  onOpen={open}
                 />
               ))}
             </div>
           </DndContext>
         )}
         {taskId && (
-          <TaskPanel
-            workspaceId={workspaceId}
-            taskId={taskId}
-            projectSlug={project.data?.slug ?? ''}
-            columns={columns.data ?? []}
-            onClose={() => navigate(`/w/${workspaceId}/p/${projectId}`)}
-          />
+          <Suspense fallback={<Loading what="the task" />}>
+            <TaskPanel workspaceId={workspaceId} taskId={taskId} projectSlug={project.data?.slug ?? ''} columns={columns.data ?? []} onClose={() => navigate(basePath + search)} />
+          </Suspense>
         )}
       </main>
     </>
@@ -226,7 +251,17 @@ function announcements(columns: Column[], tasks: Task[]) {
   };
 }
 
-function BoardColumn(props: { column: Column; projectId: string; projectSlug: string; tasks: Task[]; canCreate: boolean; canMove: boolean; onOpen: (t: Task) => void }) {
+function BoardColumn(props: {
+  column: Column;
+  projectId: string;
+  projectSlug: string;
+  tasks: Task[];
+  canCreate: boolean;
+  canMove: boolean;
+  detailsOf: Map<string, CardDetails>;
+  nameOf: Map<string, string>;
+  onOpen: (t: Task) => void;
+}) {
   const { column, tasks } = props;
   const { setNodeRef, isOver } = useDroppable({ id: column.slug });
   return (
@@ -237,7 +272,15 @@ function BoardColumn(props: { column: Column; projectId: string; projectSlug: st
       {tasks.length === 0 && <Empty>No tasks</Empty>}
       <ul className="cards" aria-label={`${column.name} tasks`}>
         {tasks.map((t) => (
-          <TaskCard key={t.id} task={t} projectSlug={props.projectSlug} canMove={props.canMove} onOpen={() => props.onOpen(t)} />
+          <TaskCard
+            key={t.id}
+            task={t}
+            projectSlug={props.projectSlug}
+            canMove={props.canMove}
+            details={props.detailsOf.get(t.id)}
+            assignee={t.userId ? (props.nameOf.get(t.userId) ?? '') : null}
+            onOpen={props.onOpen}
+          />
         ))}
       </ul>
       {props.canCreate && <QuickCreate projectId={props.projectId} status={column.slug} columnName={column.name} />}
@@ -245,25 +288,84 @@ function BoardColumn(props: { column: Column; projectId: string; projectSlug: st
   );
 }
 
-function TaskCard({ task, projectSlug, canMove, onOpen }: { task: Task; projectSlug: string; canMove: boolean; onOpen: () => void }) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: task.id, disabled: !canMove });
+/**
+ * A card: key and title, then what a glance needs (priority, due date, labels, subtasks, blockers,
+ * comments, the assignee). Dragged by the whole card with a pointer, by its handle from the keyboard.
+ */
+const TaskCard = memo(function TaskCard(props: {
+  task: Task;
+  projectSlug: string;
+  canMove: boolean;
+  details: CardDetails | undefined;
+  assignee: string | null;
+  onOpen: (t: Task) => void;
+}) {
+  const { task, details, assignee } = props;
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: task.id, disabled: !props.canMove });
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
+  const overdue = isOverdue(task);
+  const due = task.dueDate ? new Date(task.dueDate.slice(0, 10) + 'T00:00:00').toLocaleDateString(undefined, { day: 'numeric', month: 'short' }) : null;
   return (
-    <li ref={setNodeRef} style={style} className={`card${isDragging ? ' dragging' : ''}`} data-task={task.id}>
-      <button type="button" className="card-open" onClick={onOpen}>
-        <span className="key">
-          {projectSlug}-{task.number}
-        </span>{' '}
-        {task.title}
-      </button>
-      {canMove && (
-        <button type="button" className="handle" aria-label={`Move ${task.title}`} {...attributes} {...listeners}>
+    <li
+      ref={setNodeRef}
+      style={style}
+      className={`card${isDragging ? ' dragging' : ''}`}
+      data-task={task.id}
+      onPointerDown={props.canMove ? (listeners?.onPointerDown as PointerEventHandler<HTMLLIElement> | undefined) : undefined}
+    >
+      <div className="card-body">
+        <button type="button" className="card-open" onClick={() => props.onOpen(task)}>
+          <span className="key">
+            {props.projectSlug}-{task.number}
+          </span>{' '}
+          <span className="card-title">{task.title}</span>
+        </button>
+        <div className="card-meta">
+          {task.priority !== 'no-priority' && <span className={`chip priority-${task.priority}`}>{priorityName(task.priority)}</span>}
+          {due && (
+            <span className={`chip due${overdue ? ' overdue' : ''}`}>
+              {overdue ? 'Overdue: ' : 'Due '}
+              <time dateTime={task.dueDate!.slice(0, 10)}>{due}</time>
+            </span>
+          )}
+          {details?.labels.map((l) => (
+            <span key={l.name} className="chip label-chip">
+              <span className="dot" style={{ background: l.color }} aria-hidden="true" />
+              {l.name}
+            </span>
+          ))}
+          {details && details.subtasks.total > 0 && (
+            <span className="chip" aria-label={`${details.subtasks.done} of ${details.subtasks.total} subtasks done`}>
+              ☑ {details.subtasks.done}/{details.subtasks.total}
+            </span>
+          )}
+          {details && details.blockedBy > 0 && <span className="chip blocked">Blocked by {details.blockedBy}</span>}
+          {details && details.commentCount > 0 && (
+            <span className="chip" aria-label={`${details.commentCount} comment${details.commentCount === 1 ? '' : 's'}`}>
+              💬 {details.commentCount}
+            </span>
+          )}
+          {assignee !== null && (
+            <span className="avatar card-avatar" role="img" aria-label={`Assigned to ${assignee || 'a former member'}`} title={assignee}>
+              {initials(assignee)}
+            </span>
+          )}
+        </div>
+      </div>
+      {props.canMove && (
+        <button
+          type="button"
+          className="handle"
+          aria-label={`Move ${task.title}`}
+          {...attributes}
+          onKeyDown={listeners?.onKeyDown as KeyboardEventHandler<HTMLButtonElement> | undefined}
+        >
           ⠿
         </button>
       )}
     </li>
   );
-}
+});
 
 function QuickCreate({ projectId, status, columnName }: { projectId: string; status: string; columnName: string }) {
   const queryClient = useQueryClient();

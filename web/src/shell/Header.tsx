@@ -77,10 +77,11 @@ function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void 
   const theme = useTheme();
   return (
     <MenuTrigger>
-      <Button className="account-button" aria-label={`Your account: ${name}`}>
+      <Button className="account-button">
         <span className="avatar" aria-hidden="true">
           {initials(name)}
         </span>
+        <span className="visually-hidden">Your account: </span>
         <span className="account-name">{name}</span>
       </Button>
       <Popover className="menu-popover" placement="bottom end">

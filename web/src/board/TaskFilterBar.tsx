@@ -1,0 +1,233 @@
+import { useState, useSyncExternalStore, type FormEvent } from 'react';
+import { Button, Dialog, DialogTrigger, Heading, Popover } from 'react-aria-components';
+import type { Column } from '../api/types';
+import { useLabels, useMembers } from '../api/workspace-queries';
+import { navigate } from '../app/router';
+import { PRIORITIES, priorityName } from '../ui/format';
+import { DUE_FILTERS, filtersQuery, hasFilters, parseFilters, TASK_SORTS, type TaskFilters } from './filters';
+
+const DUE_NAMES: Record<(typeof DUE_FILTERS)[number], string> = { overdue: 'Overdue', today: 'Due today', week: 'Due this week', none: 'No due date' };
+const SORT_NAMES: Record<(typeof TASK_SORTS)[number], string> = { position: 'Board order', due: 'Due date', priority: 'Priority', created: 'Newest', title: 'Title' };
+
+/** A view saved on this browser: a name and the filters' query string (docs/web.md, "Filters and views"). */
+interface SavedView {
+  name: string;
+  query: string;
+}
+const viewsKey = (projectId: string) => `tandem.views.${projectId}`;
+const listeners = new Set<() => void>();
+const cache = new Map<string, { raw: string | null; views: SavedView[] }>();
+function readViews(projectId: string): SavedView[] {
+  let raw: string | null = null;
+  try {
+    raw = window.localStorage.getItem(viewsKey(projectId));
+  } catch {
+    raw = null;
+  }
+  const hit = cache.get(projectId);
+  if (hit && hit.raw === raw) return hit.views;
+  let views: SavedView[] = [];
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : [];
+    if (Array.isArray(parsed)) views = parsed.filter((v): v is SavedView => typeof v?.name === 'string' && typeof v?.query === 'string');
+  } catch {
+    views = [];
+  }
+  cache.set(projectId, { raw, views });
+  return views;
+}
+function writeViews(projectId: string, views: SavedView[]) {
+  try {
+    window.localStorage.setItem(viewsKey(projectId), JSON.stringify(views));
+  } catch {
+    // Nothing kept on a browser that keeps nothing.
+  }
+  listeners.forEach((l) => l());
+}
+function useViews(projectId: string): SavedView[] {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => readViews(projectId),
+  );
+}
+
+/**
+ * The filters and order of a project's board or list, kept in the address so that a reload, a
+ * shared link or a saved view shows the same tasks.
+ */
+export function TaskFilterBar(props: { workspaceId: string; projectId: string; basePath: string; filters: TaskFilters; columns?: Column[]; shown: number; total: number }) {
+  const { filters: f } = props;
+  const members = useMembers(props.workspaceId);
+  const labels = useLabels(props.workspaceId);
+  const views = useViews(props.projectId);
+  const set = (patch: Partial<TaskFilters>) => navigate(props.basePath + filtersQuery(parseFilters({ ...f, ...patch })), true);
+  const current = filtersQuery(f);
+  return (
+    <div className="filter-area">
+      <div className="filters" role="group" aria-label="Filters">
+        <label>
+          Text
+          <input type="search" value={f.q ?? ''} onChange={(e) => set({ q: e.target.value || undefined })} />
+        </label>
+        {props.columns && (
+          <label>
+            Status
+            <select value={f.status ?? ''} onChange={(e) => set({ status: e.target.value || undefined })}>
+              <option value="">Any</option>
+              {props.columns.map((c) => (
+                <option key={c.id} value={c.slug}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label>
+          Assignee filter
+          <select value={f.assignee ?? ''} onChange={(e) => set({ assignee: e.target.value || undefined })}>
+            <option value="">Anyone</option>
+            <option value="none">Unassigned</option>
+            {members.data?.map((m) => (
+              <option key={m.userId} value={m.userId}>
+                {m.user?.name ?? m.userId}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Label filter
+          <select value={f.label ?? ''} onChange={(e) => set({ label: e.target.value || undefined })}>
+            <option value="">Any</option>
+            {labels.data?.map((l) => (
+              <option key={l.id} value={l.name}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Priority filter
+          <select value={f.priority ?? ''} onChange={(e) => set({ priority: e.target.value || undefined })}>
+            <option value="">Any</option>
+            {[...PRIORITIES].reverse().map((p) => (
+              <option key={p} value={p}>
+                {priorityName(p)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Due
+          <select value={f.due ?? ''} onChange={(e) => set({ due: (e.target.value || undefined) as TaskFilters['due'] })}>
+            <option value="">Any time</option>
+            {DUE_FILTERS.map((d) => (
+              <option key={d} value={d}>
+                {DUE_NAMES[d]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Due by
+          <input type="date" value={f.dueBy ?? ''} onChange={(e) => set({ dueBy: e.target.value || undefined })} />
+        </label>
+        <label>
+          Sort by
+          <select value={f.sort ?? 'position'} onChange={(e) => set({ sort: e.target.value === 'position' ? undefined : (e.target.value as TaskFilters['sort']) })}>
+            {TASK_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_NAMES[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="views-bar">
+        <p className="state" aria-live="polite">
+          {props.shown} of {props.total} tasks
+        </p>
+        {hasFilters(f) && (
+          <button type="button" className="secondary" onClick={() => navigate(props.basePath + (f.sort ? `?sort=${f.sort}` : ''), true)}>
+            Clear filters
+          </button>
+        )}
+        <nav aria-label="Saved views" className="views">
+          {views.map((v) => (
+            <span key={v.name} className={`view-chip${v.query === current ? ' active' : ''}`}>
+              <a
+                href={props.basePath + v.query}
+                aria-current={v.query === current ? 'true' : undefined}
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate(props.basePath + v.query);
+                }}
+              >
+                {v.name}
+              </a>
+              <button
+                type="button"
+                className="view-remove"
+                aria-label={`Delete view ${v.name}`}
+                onClick={() =>
+                  writeViews(
+                    props.projectId,
+                    views.filter((x) => x.name !== v.name),
+                  )
+                }
+              >
+                ×
+              </button>
+            </span>
+          ))}
+        </nav>
+        <SaveView
+          onSave={(name) =>
+            writeViews(
+              props.projectId,
+              [...views.filter((v) => v.name !== name), { name, query: current }].sort((a, b) => a.name.localeCompare(b.name)),
+            )
+          }
+        />
+      </div>
+    </div>
+  );
+}
+
+function SaveView({ onSave }: { onSave: (name: string) => void }) {
+  const [name, setName] = useState('');
+  return (
+    <DialogTrigger>
+      <Button className="secondary">Save view</Button>
+      <Popover className="menu-popover" placement="bottom start">
+        <Dialog className="dialog" aria-label="Save view">
+          {({ close }) => (
+            <form
+              className="stack"
+              onSubmit={(e: FormEvent) => {
+                e.preventDefault();
+                if (!name.trim()) return;
+                onSave(name.trim());
+                setName('');
+                close();
+              }}
+            >
+              <Heading slot="title" className="visually-hidden">
+                Save view
+              </Heading>
+              <label>
+                View name
+                <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} autoFocus />
+              </label>
+              <button type="submit" disabled={!name.trim()}>
+                Save
+              </button>
+            </form>
+          )}
+        </Dialog>
+      </Popover>
+    </DialogTrigger>
+  );
+}
