@@ -61,6 +61,10 @@ describe('labels', () => {
       let [label] = await catalogue(workspaceId, owner.token);
       expect(label).toEqual(expect.objectContaining({ name: 'Needs design', color: '#dd2211', taskId: null }));
       expect(await axeFindings(page)).toEqual([]);
+      // On a 375 px phone the Labels section fits (the header's own overflow is not this file's scope).
+      await page.setViewportSize({ width: 375, height: 800 });
+      expect(await page.evaluate(`[...document.querySelectorAll('.label-manager, .label-manager *')].filter((e) => e.getBoundingClientRect().right > 375).length`)).toBe(0);
+      await page.setViewportSize({ width: 1280, height: 720 });
 
       // Rename it.
       await list.getByLabel('Name of label Needs design').fill('Design');
