@@ -9,7 +9,7 @@ import { PRIORITIES, priorityName } from '../ui/format';
 /** The project's tasks as a table, filtered by text, status, assignee, label, priority and due date. */
 export function ListView({
   workspaceId,
-  tasks,
+  tasks: everyTask,
   columns,
   projectSlug,
   onOpen,
@@ -21,6 +21,8 @@ export function ListView({
   onOpen: (t: Task) => void;
 }) {
   const members = useMembers(workspaceId);
+  // Archived tasks have their own list, on the project's settings page (ArchivedTasks.tsx).
+  const tasks = everyTask.filter((t) => t.status !== 'archived');
   const [text, setText] = useState('');
   const [status, setStatus] = useState('');
   const [assignee, setAssignee] = useState('');

@@ -9,10 +9,11 @@ import { Empty, ErrorState, Loading } from '../ui/States';
 import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { useColumns, useProject } from '../api/workspace-queries';
+import { ArchivedTasks } from './ArchivedTasks';
 
 /**
  * A project's settings (docs/api.md, "project" and "column"): its name, key, description and
- * public board, its columns, archiving and deleting. The controls are offered only with the
+ * public board, its columns, its archived tasks, archiving and deleting. The controls are offered only with the
  * permissions the routes declare: project:update, and project:delete to delete.
  */
 export function ProjectSettingsPage({ workspaceId, projectId }: { workspaceId: string; projectId: string }) {
@@ -31,6 +32,7 @@ export function ProjectSettingsPage({ workspaceId, projectId }: { workspaceId: s
             {!canUpdate && <p className="muted">Your roles let you see these settings, not change them.</p>}
             <Details project={project.data} canUpdate={canUpdate} />
             <Columns projectId={projectId} canUpdate={canUpdate} />
+            <ArchivedTasks projectId={projectId} projectSlug={project.data.slug} canRestore={can('task', 'update')} />
             <Lifecycle project={project.data} workspaceId={workspaceId} canUpdate={canUpdate} canDelete={can('project', 'delete')} />
           </>
         )}
