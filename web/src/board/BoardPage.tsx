@@ -87,6 +87,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   });
   const detailsOf = useMemo(() => new Map(details.data?.map((d) => [d.taskId, d])), [details.data]);
   const nameOf = useMemo(() => new Map(members.data?.map((m) => [m.userId, m.user?.name ?? ''])), [members.data]);
+  const active = useMemo(() => (tasks.data ?? []).filter((t) => t.status !== 'archived'), [tasks.data]);
   const shown = useMemo(() => applyFilters(tasks.data ?? [], filters, (id) => detailsOf.get(id)?.labels.map((l) => l.name) ?? []), [tasks.data, filters, detailsOf]);
   const basePath = view === 'list' ? `/w/${workspaceId}/p/${projectId}/list` : `/w/${workspaceId}/p/${projectId}`;
   const search = filtersQuery(filters);
@@ -204,7 +205,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
             filters={filters}
             columns={view === 'list' ? columns.data : undefined}
             shown={shown.length}
-            total={tasks.data.length}
+            total={active.length}
           />
         )}
         {view === 'list' && columns.data && tasks.data && project.data && (

@@ -10,10 +10,11 @@ import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { useColumns, useProject } from '../api/workspace-queries';
 import { LabelManager } from './LabelManager';
+import { ArchivedTasks } from './ArchivedTasks';
 
 /**
  * A project's settings (docs/api.md, "project" and "column"): its name, key, description and
- * public board, its columns, the workspace's labels (LabelManager.tsx), archiving and deleting. The controls are offered only with the
+ * public board, its columns, the workspace's labels (LabelManager.tsx), its archived tasks, archiving and deleting. The controls are offered only with the
  * permissions the routes declare: project:update, and project:delete to delete.
  */
 export function ProjectSettingsPage({ workspaceId, projectId }: { workspaceId: string; projectId: string }) {
@@ -33,6 +34,7 @@ export function ProjectSettingsPage({ workspaceId, projectId }: { workspaceId: s
             <Details project={project.data} canUpdate={canUpdate} />
             <Columns projectId={projectId} canUpdate={canUpdate} />
             <LabelManager workspaceId={workspaceId} />
+            <ArchivedTasks projectId={projectId} projectSlug={project.data.slug} canRestore={can('task', 'update')} />
             <Lifecycle project={project.data} workspaceId={workspaceId} canUpdate={canUpdate} canDelete={can('project', 'delete')} />
           </>
         )}

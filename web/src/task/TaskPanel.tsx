@@ -12,6 +12,7 @@ import { useSession } from '../api/session';
 import { TaskActivity } from './TaskActivity';
 import { TaskRelations } from './TaskRelations';
 import { TaskLabels } from './TaskLabels';
+import { TaskActions } from './TaskActions';
 
 /** `2026-11-27T00:00:00.000Z` → `2026-11-27` for a date input, and back. */
 const toDateInput = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -66,9 +67,12 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
       {task.error && <ErrorState error={task.error} />}
       {task.data && (
         <>
-          <p className="key">
-            {projectSlug}-{task.data.number}
-          </p>
+          <div className="panel-head">
+            <p className="key">
+              {projectSlug}-{task.data.number}
+            </p>
+            <TaskActions workspaceId={workspaceId} task={task.data} taskKey={`${projectSlug}-${task.data.number}`} onClose={onClose} />
+          </div>
           <TitleField task={task.data} editable={editable} onSave={(title) => update.mutate({ title })} />
           {update.error && <ErrorState error={update.error} />}
           <div className="fields">

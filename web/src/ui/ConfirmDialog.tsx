@@ -1,50 +1,61 @@
 import type { ReactNode } from 'react';
 import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 
-/**
- * A destructive action asked in a modal dialog (React Aria: focus trapped inside, Escape cancels,
- * focus returns to the button that opened it).
- */
-export function ConfirmDialog(props: {
-  label: string;
+interface Question {
   title: string;
   children?: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
-  isDisabled?: boolean;
-  className?: string;
-}) {
+}
+
+/** The modal itself: open while its trigger (or `isOpen`, when given) says so. */
+function ConfirmOverlay(props: Question & { isOpen?: boolean; onOpenChange?: (open: boolean) => void }) {
+  return (
+    <ModalOverlay className="modal-overlay" isDismissable isOpen={props.isOpen} onOpenChange={props.onOpenChange}>
+      <Modal className="modal">
+        <Dialog role="alertdialog" className="dialog">
+          {({ close }) => (
+            <>
+              <Heading slot="title">{props.title}</Heading>
+              {props.children}
+              <div className="dialog-actions">
+                <Button className="secondary" onPress={close} autoFocus>
+                  Cancel
+                </Button>
+                <Button
+                  className="danger"
+                  onPress={() => {
+                    close();
+                    props.onConfirm();
+                  }}
+                >
+                  {props.confirmLabel}
+                </Button>
+              </div>
+            </>
+          )}
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
+
+/**
+ * A destructive action asked in a modal dialog (React Aria: focus trapped inside, Escape cancels,
+ * focus returns to the button that opened it).
+ */
+export function ConfirmDialog(props: Question & { label: string; isDisabled?: boolean; className?: string }) {
   return (
     <DialogTrigger>
       <Button className={props.className ?? 'danger'} isDisabled={props.isDisabled}>
         {props.label}
       </Button>
-      <ModalOverlay className="modal-overlay" isDismissable>
-        <Modal className="modal">
-          <Dialog role="alertdialog" className="dialog">
-            {({ close }) => (
-              <>
-                <Heading slot="title">{props.title}</Heading>
-                {props.children}
-                <div className="dialog-actions">
-                  <Button className="secondary" onPress={close} autoFocus>
-                    Cancel
-                  </Button>
-                  <Button
-                    className="danger"
-                    onPress={() => {
-                      close();
-                      props.onConfirm();
-                    }}
-                  >
-                    {props.confirmLabel}
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+      <ConfirmOverlay {...props} />
     </DialogTrigger>
   );
+}
+
+/** The same question opened by something other than its own button (a menu item): open while `isOpen`. */
+export function ConfirmModal(props: Question & { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
+  return <ConfirmOverlay {...props} />;
 }

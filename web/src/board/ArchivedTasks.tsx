@@ -1,0 +1,69 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, must } from '../api/client';
+import type { Task } from '../api/types';
+import { useColumns } from '../api/workspace-queries';
+import { Empty, ErrorState, Loading } from '../ui/States';
+import { unarchive } from '../task/TaskActions';
+
+/** Every archived task of a project, a page of 100 at a time (the API's largest). */
+async function archivedTasks(projectId: string): Promise<Task[]> {
+  const out: Task[] = [];
+  for (let page = 1; ; page++) {
+    const r = must(
+      await api.GET('/api/task/tasks/{projectId}', { params: { path: { projectId }, query: { status: 'archived', page, limit: 100, sortBy: 'number', sortOrder: 'asc' } } }),
+    );
+    out.push(...r.data);
+    if (page >= r.pagination.totalPages) return out;
+  }
+}
+
+/**
+ * The project's archived tasks (on the settings page): archived from the task panel, they leave
+ * the board and the list; "Restore" (with task:update) puts one back at the end of the first column.
+ */
+export function ArchivedTasks({ projectId, projectSlug, canRestore }: { projectId: string; projectSlug: string; canRestore: boolean }) {
+  const queryClient = useQueryClient();
+  const columns = useColumns(projectId);
+  // Under ['tasks', projectId], so that whatever refreshes the board (an archive, an undo) refreshes this too.
+  const tasks = useQuery({ queryKey: ['tasks', projectId, 'archived'], queryFn: () => archivedTasks(projectId) });
+  const [restoring, setRestoring] = useState<string | null>(null);
+  const first = columns.data?.[0];
+  return (
+    <section className="section" aria-labelledby="settings-archived-h">
+      <h2 id="settings-archived-h">Archived tasks</h2>
+      <p className="muted">Archived tasks are kept but not shown on the board or in the list.{first && canRestore ? ` Restoring one puts it at the end of ${first.name}.` : ''}</p>
+      {tasks.isPending && <Loading what="archived tasks" />}
+      {tasks.error && <ErrorState error={tasks.error} />}
+      {tasks.data?.length === 0 && <Empty>No archived tasks.</Empty>}
+      {tasks.data && tasks.data.length > 0 && (
+        <ul className="rows" aria-label="Archived tasks">
+          {tasks.data.map((t) => {
+            const key = `${projectSlug}-${t.number}`;
+            return (
+              <li key={t.id} className="row">
+                <span className="row-main">
+                  <span className="key">{key}</span> {t.title}
+                </span>
+                {canRestore && first && (
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Restore ${key}`}
+                    disabled={restoring !== null}
+                    onClick={() => {
+                      setRestoring(t.id);
+                      void unarchive(queryClient, t, first.slug, key).finally(() => setRestoring(null));
+                    }}
+                  >
+                    Restore
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
