@@ -205,8 +205,11 @@ const TABLE_EXCEPTIONS = {
   'src/modules/task/task-changes.repository.ts': {
     board_column:
       'the write path reads (FOR KEY SHARE) the columns of the project: is the new status one of them, and where is its end; a column cannot be deleted while a task enters it',
-    activity: "a task change's history rows, written in the change's statement",
     project: 'the number claim of a create or a move (project.task_counter)',
+  },
+  'src/modules/task-relation/task-relation.repository.ts': {
+    task: "a relation's history row names its target task by key (its number), as it was when the relation changed",
+    project: "a relation's history row names its target task by key (its project's slug)",
   },
   'src/modules/task/task-events.sql.ts': {
     outbox: "the task events (and a new time entry's event) are written into the outbox in the statement of the change",

@@ -1,4 +1,4 @@
-// Two projects: unit tests beside the code, end-to-end tests that boot the real app
+// Two projects: unit tests beside the code (the service's and the web app's), end-to-end tests that boot the real app
 // against real Postgres and Redis (each file in its own database cloned from a migrated template).
 const swc = [
   '@swc/jest',
@@ -30,7 +30,8 @@ module.exports = {
     {
       displayName: 'unit',
       rootDir: __dirname,
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      // The web app's pure helpers (web/src/**/*.spec.ts) are unit-tested here too.
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'],
       ...esmTransform,
       testEnvironment: 'node',
     },

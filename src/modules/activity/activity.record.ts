@@ -12,7 +12,17 @@ export type ActivityType =
   | 'unassigned'
   | 'due_date_changed'
   | 'moved'
-  | 'imported';
+  | 'imported'
+  | 'start_date_changed'
+  | 'label_added'
+  | 'label_removed'
+  | 'relation_added'
+  | 'relation_removed'
+  | 'comment_edited'
+  | 'comment_deleted'
+  | 'time_entry_added'
+  | 'time_entry_edited'
+  | 'time_entry_deleted';
 
 /** What changed, before it is tied to a task and an author. */
 export interface ActivityDraft {

@@ -2,14 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { firstRow, preparedRows } from '../../database/sql';
+import { historySql, NO_EXTERNAL } from './activity-history.sql';
 import { ACTIVITY_FIELDS, ActivityRow } from './activity.record';
+
+/** The history row (`comment_edited` or `comment_deleted`) of the comment in CTE `c`, in workspace $2 by its author $3. */
+const commentHistory = (type: 'comment_edited' | 'comment_deleted', content: string) =>
+  `history AS (${historySql(
+    `SELECT $2::uuid AS workspace_id, c.task_id, 1 AS ord, '${type}'::text AS type, '${content}'::text AS content,
+            jsonb_build_object('commentId', c.id) AS event_data, ${NO_EXTERNAL} FROM c`,
+    '$3::uuid',
+  )})`;
 
 /** The permission guard's way from a comment id to its workspace (ScopeRegistry kind `comment`). */
 export const COMMENT_SCOPE_SQL = `SELECT workspace_id FROM activity WHERE id = $1 AND type = 'comment'`;
 
 /**
  * Reading a task's history, and editing or deleting one's own comments. History rows are written
- * only by the task write path (TaskChangesRepository), together with the change they record.
+ * together with the change they record, in its statement (activity-history.sql): an edit or a
+ * deletion of a comment writes its own `comment_edited` / `comment_deleted` row here.
  */
 @Injectable()
 export class ActivityRepository {
@@ -39,17 +49,23 @@ export class ActivityRepository {
   updateOwnComment(workspaceId: string, authorId: string, id: string, content: string): Promise<ActivityRow | undefined> {
     return firstRow<ActivityRow>(
       this.ds.manager,
-      `UPDATE activity SET content = $4, updated_at = now()
-        WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}`,
+      `WITH c AS (
+         UPDATE activity SET content = $4, updated_at = now()
+          WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}
+       ), ${commentHistory('comment_edited', 'edited a comment')}
+       SELECT * FROM c`,
       [id, workspaceId, authorId, content],
     );
   }
 
   deleteOwnComment(workspaceId: string, authorId: string, id: string): Promise<ActivityRow | undefined> {
-    return firstRow<ActivityRow>(this.ds.manager, `DELETE FROM activity WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}`, [
-      id,
-      workspaceId,
-      authorId,
-    ]);
+    return firstRow<ActivityRow>(
+      this.ds.manager,
+      `WITH c AS (
+         DELETE FROM activity WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}
+       ), ${commentHistory('comment_deleted', 'deleted a comment')}
+       SELECT * FROM c`,
+      [id, workspaceId, authorId],
+    );
   }
 }

@@ -15,6 +15,16 @@ export const ACTIVITY_TYPES = [
   'due_date_changed',
   'moved',
   'imported',
+  'start_date_changed',
+  'label_added',
+  'label_removed',
+  'relation_added',
+  'relation_removed',
+  'comment_edited',
+  'comment_deleted',
+  'time_entry_added',
+  'time_entry_edited',
+  'time_entry_deleted',
 ] as const satisfies readonly ActivityType[];
 
 /** The OpenAPI schema of the Activity record, comments included (ActivityRecord; docs/records.md, "Activity"). */

@@ -27,7 +27,7 @@ export class LabelController {
   @ApiErrors([403, 'Insufficient permissions', 'Insufficient API key scope'])
   create(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Body() dto: CreateLabelDto) {
     if (dto.taskId !== undefined) mayAttach(scope, user);
-    return this.labels.create(scope.workspaceId, dto);
+    return this.labels.create(scope.workspaceId, dto, user.id);
   }
 
   @Get('workspace/:workspaceId')
@@ -50,8 +50,8 @@ export class LabelController {
   @ApiAnswer("Label (the task's copy)", LabelRecordSchema)
   @RequirePermission('label', 'update', LABEL)
   @ApiOperation({ summary: 'Attach the label to a task (idempotent); answers the task copy' })
-  attach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: LabelTaskDto) {
-    return this.labels.attach(scope.workspaceId, id, dto.taskId);
+  attach(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', LabelId) id: string, @Body() dto: LabelTaskDto) {
+    return this.labels.attach(scope.workspaceId, id, dto.taskId, user.id);
   }
 
   @Delete(':id/task')
@@ -63,8 +63,8 @@ export class LabelController {
     [403, 'Insufficient permissions', 'Insufficient API key scope'],
     [404, 'Label not found', 'Task not found', 'Label is not attached to this task'],
   )
-  detach(@Scope() scope: ResolvedScope, @Param('id', LabelId) id: string, @Body() dto: DetachLabelDto) {
-    return this.labels.detach(scope.workspaceId, id, dto.taskId);
+  detach(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', LabelId) id: string, @Body() dto: DetachLabelDto) {
+    return this.labels.detach(scope.workspaceId, id, dto.taskId, user.id);
   }
 
   @Get(':id/tasks')

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { firstRow, preparedRows, rows } from '../../database/sql';
+import { historyOf } from '../activity/activity-history.sql';
 import { LABEL_FIELDS, LabelRow } from './label.record';
+
+/** The history row of a label put on (`label_added`) or taken off (`label_removed`) a task: rows of CTE `from` are task copies of labels. */
+const labelHistory = (from: string, type: 'label_added' | 'label_removed', verb: string, actorSql: string) =>
+  `history AS (${historyOf(from, type, `'${verb} label ' || x.name`, `jsonb_build_object('labelId', x.id, 'catalogLabelId', x.catalog_label_id, 'name', x.name, 'color', x.color)`, actorSql)})`;
 
 /** The permission guard's way from a label id to its workspace (ScopeRegistry kind `label`). */
 export const LABEL_SCOPE_SQL = 'SELECT workspace_id FROM label WHERE id = $1';
@@ -30,15 +35,33 @@ export class LabelRepository {
     );
   }
 
-  /** The task's copy of `catalogueId` (made now, or the one the task already has by that name). */
-  async ensureOnTask(workspaceId: string, taskId: string, catalogueId: string | null, name: string, color: string, m: EntityManager): Promise<LabelRow> {
-    const inserted = await firstRow<LabelRow>(
-      m,
-      `INSERT INTO label (workspace_id, task_id, catalog_label_id, name, color) VALUES ($1, $2, $3, $4, $5)
+  /**
+   * The task's copy of `catalogueId` (made now, or the one the task already has by that name).
+   * With `actor` (not for imports, whose task is new), a copy made now writes its `label_added`
+   * history row in the same statement; the one the task already had writes nothing.
+   */
+  async ensureOnTask(
+    workspaceId: string,
+    taskId: string,
+    catalogueId: string | null,
+    name: string,
+    color: string,
+    m: EntityManager,
+    actor?: { id: string | null },
+  ): Promise<LabelRow> {
+    const insert = `INSERT INTO label (workspace_id, task_id, catalog_label_id, name, color) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (task_id, lower(name)) WHERE task_id IS NOT NULL DO NOTHING
-       RETURNING ${LABEL_FIELDS}`,
-      [workspaceId, taskId, catalogueId, name, color],
-    );
+       RETURNING ${LABEL_FIELDS}`;
+    const inserted = actor
+      ? await firstRow<LabelRow>(m, `WITH added AS (${insert}), ${labelHistory('added', 'label_added', 'added', '$6::uuid')} SELECT * FROM added`, [
+          workspaceId,
+          taskId,
+          catalogueId,
+          name,
+          color,
+          actor.id,
+        ])
+      : await firstRow<LabelRow>(m, insert, [workspaceId, taskId, catalogueId, name, color]);
     return (
       inserted ??
       (await firstRow<LabelRow>(m, `SELECT ${LABEL_FIELDS} FROM label WHERE workspace_id = $1 AND task_id = $2 AND lower(name) = lower($3)`, [workspaceId, taskId, name]))!
@@ -73,27 +96,34 @@ export class LabelRepository {
 
   /**
    * Copies the catalogue label onto each of `taskIds` that has no label of that name yet (one
-   * statement); answers the tasks that got it. A foreign key violation when a task is gone.
+   * statement, with a `label_added` history row per task that got it, by `actorId`); answers the
+   * tasks that got it. A foreign key violation when a task is gone.
    */
-  async copyOntoTasks(workspaceId: string, catalogue: LabelRow, taskIds: string[], m: EntityManager): Promise<string[]> {
+  async copyOntoTasks(workspaceId: string, catalogue: LabelRow, taskIds: string[], actorId: string | null, m: EntityManager): Promise<string[]> {
     const made = await rows<{ task_id: string }>(
       m,
-      `INSERT INTO label (workspace_id, task_id, catalog_label_id, name, color)
-       SELECT $1, t.id, $3, $4, $5 FROM unnest($2::uuid[]) AS t(id)
-       ON CONFLICT (task_id, lower(name)) WHERE task_id IS NOT NULL DO NOTHING
-       RETURNING task_id`,
-      [workspaceId, taskIds, catalogue.id, catalogue.name, catalogue.color],
+      `WITH added AS (
+         INSERT INTO label (workspace_id, task_id, catalog_label_id, name, color)
+         SELECT $1, t.id, $3, $4, $5 FROM unnest($2::uuid[]) AS t(id)
+         ON CONFLICT (task_id, lower(name)) WHERE task_id IS NOT NULL DO NOTHING
+         RETURNING ${LABEL_FIELDS}
+       ), ${labelHistory('added', 'label_added', 'added', '$6::uuid')}
+       SELECT task_id FROM added`,
+      [workspaceId, taskIds, catalogue.id, catalogue.name, catalogue.color, actorId],
     );
     return made.map((r) => r.task_id);
   }
 
-  /** Takes the label named `name` (case-insensitive) off each of `taskIds`; answers the tasks that had it. */
-  async deleteByNameFromTasks(workspaceId: string, taskIds: string[], name: string, m: EntityManager): Promise<string[]> {
-    const gone = await rows<{ task_id: string }>(m, `DELETE FROM label WHERE workspace_id = $1 AND task_id = ANY($2::uuid[]) AND lower(name) = lower($3) RETURNING task_id`, [
-      workspaceId,
-      taskIds,
-      name,
-    ]);
+  /** Takes the label named `name` (case-insensitive) off each of `taskIds`, with a `label_removed` history row each; answers the tasks that had it. */
+  async deleteByNameFromTasks(workspaceId: string, taskIds: string[], name: string, actorId: string | null, m: EntityManager): Promise<string[]> {
+    const gone = await rows<{ task_id: string }>(
+      m,
+      `WITH removed AS (
+         DELETE FROM label WHERE workspace_id = $1 AND task_id = ANY($2::uuid[]) AND lower(name) = lower($3) RETURNING ${LABEL_FIELDS}
+       ), ${labelHistory('removed', 'label_removed', 'removed', '$4::uuid')}
+       SELECT task_id FROM removed`,
+      [workspaceId, taskIds, name, actorId],
+    );
     return gone.map((r) => r.task_id);
   }
 
@@ -131,12 +161,15 @@ export class LabelRepository {
     return firstRow<LabelRow>(this.ds.manager, `DELETE FROM label WHERE id = $1 AND workspace_id = $2 RETURNING ${LABEL_FIELDS}`, [id, workspaceId]);
   }
 
-  /** Takes a label off a task, named by its catalogue id or its copy's id; answers the removed copy. */
-  deleteFromTask(workspaceId: string, taskId: string, id: string): Promise<LabelRow | undefined> {
-    return firstRow<LabelRow>(this.ds.manager, `DELETE FROM label WHERE workspace_id = $1 AND task_id = $2 AND (id = $3 OR catalog_label_id = $3) RETURNING ${LABEL_FIELDS}`, [
-      workspaceId,
-      taskId,
-      id,
-    ]);
+  /** Takes a label off a task, named by its catalogue id or its copy's id, with its `label_removed` history row by `actorId`; answers the removed copy. */
+  deleteFromTask(workspaceId: string, taskId: string, id: string, actorId: string | null): Promise<LabelRow | undefined> {
+    return firstRow<LabelRow>(
+      this.ds.manager,
+      `WITH removed AS (
+         DELETE FROM label WHERE workspace_id = $1 AND task_id = $2 AND (id = $3 OR catalog_label_id = $3) RETURNING ${LABEL_FIELDS}
+       ), ${labelHistory('removed', 'label_removed', 'removed', '$4::uuid')}
+       SELECT * FROM removed`,
+      [workspaceId, taskId, id, actorId],
+    );
   }
 }

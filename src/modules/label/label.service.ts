@@ -28,12 +28,12 @@ export class LabelService {
   ) {}
 
   /** Idempotent per name: an existing catalogue label of that name is answered as it is. With taskId, answers the task's copy. */
-  async create(workspaceId: string, dto: CreateLabelDto): Promise<LabelRecord> {
+  async create(workspaceId: string, dto: CreateLabelDto, actorId: string | null = null): Promise<LabelRecord> {
     return this.ds.transaction(async (m) => {
       const taskId = dto.taskId?.toLowerCase();
       if (taskId !== undefined && !(await this.tasks.existsInWorkspace(workspaceId, taskId, m))) throw new NotFoundException(TASK_NOT_FOUND);
       const catalogue = await this.inCatalogue(workspaceId, dto.name, dto.color, m);
-      return toLabelRecord(taskId === undefined ? catalogue : await this.copyOnto(m, catalogue, taskId));
+      return toLabelRecord(taskId === undefined ? catalogue : await this.copyOnto(m, catalogue, taskId, actorId));
     });
   }
 
@@ -75,12 +75,12 @@ export class LabelService {
     return toLabelRecord(row);
   }
 
-  /** Puts the label on the task (idempotent); answers the task's copy. */
-  async attach(workspaceId: string, id: string, taskId: string): Promise<LabelRecord> {
+  /** Puts the label on the task (idempotent: only a new copy writes `label_added`); answers the task's copy. */
+  async attach(workspaceId: string, id: string, taskId: string, actorId: string | null = null): Promise<LabelRecord> {
     return this.ds.transaction(async (m) => {
       const label = await this.find(m, workspaceId, id);
       if (!(await this.tasks.existsInWorkspace(workspaceId, taskId, m))) throw new NotFoundException(TASK_NOT_FOUND);
-      return toLabelRecord(await this.copyOnto(m, label, taskId.toLowerCase()));
+      return toLabelRecord(await this.copyOnto(m, label, taskId.toLowerCase(), actorId));
     });
   }
 
@@ -88,14 +88,14 @@ export class LabelService {
    * Takes the label (given as the catalogue label or as the task's copy) off the task; answers the
    * removed copy. Without `taskId` the label must be a task's copy, which is taken off its task.
    */
-  async detach(workspaceId: string, id: string, taskId?: string): Promise<LabelRecord> {
+  async detach(workspaceId: string, id: string, taskId?: string, actorId: string | null = null): Promise<LabelRecord> {
     if (taskId === undefined) {
       const label = await this.find(this.ds.manager, workspaceId, id);
       if (label.task_id === null) throw new BadRequestException('taskId is required to detach a workspace label');
       taskId = label.task_id;
     }
     if (!(await this.tasks.existsInWorkspace(workspaceId, taskId))) throw new NotFoundException(TASK_NOT_FOUND);
-    const row = await this.labels.deleteFromTask(workspaceId, taskId.toLowerCase(), id);
+    const row = await this.labels.deleteFromTask(workspaceId, taskId.toLowerCase(), id, actorId);
     if (!row) throw new NotFoundException('Label is not attached to this task');
     return toLabelRecord(row);
   }
@@ -117,13 +117,13 @@ export class LabelService {
    * the tasks of the workspace in `m`'s transaction; answers how many tasks got it (a task that
    * already has a label of that name is left as it is). 404 when the label is not the workspace's.
    */
-  async attachToMany(workspaceId: string, labelId: string, taskIds: string[], m: EntityManager): Promise<number> {
+  async attachToMany(workspaceId: string, labelId: string, taskIds: string[], m: EntityManager, actorId: string | null = null): Promise<number> {
     if (!isUuid(labelId)) throw new NotFoundException(NOT_FOUND);
     const label = await this.find(m, workspaceId, labelId.toLowerCase());
     const catalogue = label.task_id === null ? label : label.catalog_label_id ? await this.labels.findInWorkspace(workspaceId, label.catalog_label_id, m) : undefined;
     if (!catalogue) throw new NotFoundException(NOT_FOUND);
     try {
-      return (await this.labels.copyOntoTasks(workspaceId, catalogue, taskIds, m)).length;
+      return (await this.labels.copyOntoTasks(workspaceId, catalogue, taskIds, actorId, m)).length;
     } catch (err) {
       if (isForeignKeyViolation(err)) throw new NotFoundException(TASK_NOT_FOUND); // a task was deleted meanwhile
       throw err;
@@ -131,8 +131,8 @@ export class LabelService {
   }
 
   /** Takes the label named `name` (case-insensitive) off each of the tasks in `m`'s transaction; answers how many had it. */
-  async detachByNameFromMany(workspaceId: string, name: string, taskIds: string[], m: EntityManager): Promise<number> {
-    return new Set(await this.labels.deleteByNameFromTasks(workspaceId, taskIds, name, m)).size;
+  async detachByNameFromMany(workspaceId: string, name: string, taskIds: string[], m: EntityManager, actorId: string | null = null): Promise<number> {
+    return new Set(await this.labels.deleteByNameFromTasks(workspaceId, taskIds, name, actorId, m)).size;
   }
 
   /**
@@ -167,9 +167,9 @@ export class LabelService {
   }
 
   /** The task's copy of a label: made from the catalogue label behind `label`, or the one the task already has by that name. */
-  private async copyOnto(m: EntityManager, label: LabelRow, taskId: string): Promise<LabelRow> {
+  private async copyOnto(m: EntityManager, label: LabelRow, taskId: string, actorId: string | null): Promise<LabelRow> {
     if (label.task_id === taskId) return label;
     const catalogId = label.task_id === null ? label.id : label.catalog_label_id;
-    return this.labels.ensureOnTask(label.workspace_id, taskId, catalogId, label.name, label.color, m);
+    return this.labels.ensureOnTask(label.workspace_id, taskId, catalogId, label.name, label.color, m, { id: actorId });
   }
 }

@@ -64,9 +64,9 @@ export class TaskBulkService {
           return this.patch(workspaceId, user, ids, { userId }, m);
         }
         case 'addLabel':
-          return this.labels.attachToMany(workspaceId, value as string, ids, m);
+          return this.labels.attachToMany(workspaceId, value as string, ids, m, user.id);
         case 'removeLabel':
-          return this.labels.detachByNameFromMany(workspaceId, (value as string).trim(), ids, m);
+          return this.labels.detachByNameFromMany(workspaceId, (value as string).trim(), ids, m, user.id);
         case 'delete':
           return this.tasks.removeMany(workspaceId, ids, m);
       }

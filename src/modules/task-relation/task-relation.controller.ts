@@ -43,7 +43,7 @@ export class TaskRelationController {
   @ApiAnswer('Task relation (as it was)', TaskRelationRecordSchema)
   @RequirePermission('task', 'update', { kind: 'task-relation', from: 'params', key: 'id' })
   @ApiErrors([403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Task relation not found'])
-  remove(@Scope() scope: ResolvedScope, @Param('id', Id('Task relation')) id: string) {
-    return this.relations.remove(scope.workspaceId, id);
+  remove(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', Id('Task relation')) id: string) {
+    return this.relations.remove(scope.workspaceId, id, user.id);
   }
 }

@@ -2,7 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { firstRow, rows } from '../../database/sql';
+import { historySql, NO_EXTERNAL } from '../activity/activity-history.sql';
 import { RELATION_FIELDS, RelationType, TaskRelationRow } from './task-relation.record';
+
+/**
+ * The history row of a relation added or removed (rows of CTE `from`), on its source task by
+ * `actorSql`: eventData names the relation, its type and the target task with its key as it was then.
+ */
+const relationHistory = (from: string, type: 'relation_added' | 'relation_removed', verb: string, actorSql: string) =>
+  `history AS (${historySql(
+    `SELECT r.workspace_id, r.source_task_id AS task_id, 1 AS ord, '${type}'::text AS type,
+            '${verb} ' || p.slug || '-' || t.number || ' (' || r.relation_type || ')' AS content,
+            jsonb_build_object('relationId', r.id, 'relationType', r.relation_type, 'targetTaskId', r.target_task_id, 'targetKey', p.slug || '-' || t.number) AS event_data,
+            ${NO_EXTERNAL}
+       FROM ${from} r JOIN task t ON t.id = r.target_task_id JOIN project p ON p.id = t.project_id`,
+    actorSql,
+  )})`;
 
 /** The permission guard's way from a relation id to its workspace (ScopeRegistry kind `task-relation`). */
 export const TASK_RELATION_SCOPE_SQL = 'SELECT workspace_id FROM task_relation WHERE id = $1';
@@ -15,12 +30,19 @@ export const TASK_RELATION_PAIR_INDEX = 'task_relation_pair_key';
 export class TaskRelationRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** A unique violation (TASK_RELATION_PAIR_INDEX) when the pair already has a relation of that type; a foreign key violation when a task is gone. */
+  /**
+   * Inserts the relation with its `relation_added` history row (on the source task) in one
+   * statement. A unique violation (TASK_RELATION_PAIR_INDEX) when the pair already has a relation
+   * of that type; a foreign key violation when a task is gone.
+   */
   insert(workspaceId: string, fields: { sourceTaskId: string; targetTaskId: string; relationType: RelationType; createdById: string }): Promise<TaskRelationRow> {
     return firstRow<TaskRelationRow>(
       this.ds.manager,
-      `INSERT INTO task_relation (workspace_id, source_task_id, target_task_id, relation_type, created_by_id)
-       VALUES ($1, $2, $3, $4, $5) RETURNING ${RELATION_FIELDS}`,
+      `WITH added AS (
+         INSERT INTO task_relation (workspace_id, source_task_id, target_task_id, relation_type, created_by_id)
+         VALUES ($1, $2, $3, $4, $5) RETURNING ${RELATION_FIELDS}
+       ), ${relationHistory('added', 'relation_added', 'related', '$5::uuid')}
+       SELECT * FROM added`,
       [workspaceId, fields.sourceTaskId, fields.targetTaskId, fields.relationType, fields.createdById],
     ) as Promise<TaskRelationRow>;
   }
@@ -36,7 +58,15 @@ export class TaskRelationRepository {
     );
   }
 
-  delete(workspaceId: string, id: string): Promise<TaskRelationRow | undefined> {
-    return firstRow<TaskRelationRow>(this.ds.manager, `DELETE FROM task_relation WHERE id = $1 AND workspace_id = $2 RETURNING ${RELATION_FIELDS}`, [id, workspaceId]);
+  /** Deletes the relation with its `relation_removed` history row (on the source task) by `actorId`. */
+  delete(workspaceId: string, id: string, actorId: string | null): Promise<TaskRelationRow | undefined> {
+    return firstRow<TaskRelationRow>(
+      this.ds.manager,
+      `WITH removed AS (
+         DELETE FROM task_relation WHERE id = $1 AND workspace_id = $2 RETURNING ${RELATION_FIELDS}
+       ), ${relationHistory('removed', 'relation_removed', 'removed the relation to', '$3::uuid')}
+       SELECT * FROM removed`,
+      [id, workspaceId, actorId],
+    );
   }
 }

@@ -63,8 +63,8 @@ export class TaskRelationService {
       .map((r) => ({ ...toTaskRelationRecord(r), sourceTask: end(r.source_task_id), targetTask: end(r.target_task_id) }));
   }
 
-  async remove(workspaceId: string, id: string): Promise<TaskRelationRecord> {
-    const row = await this.relations.delete(workspaceId, id);
+  async remove(workspaceId: string, id: string, actorId: string | null = null): Promise<TaskRelationRecord> {
+    const row = await this.relations.delete(workspaceId, id, actorId);
     if (!row) throw new NotFoundException('Task relation not found');
     return toTaskRelationRecord(row);
   }

@@ -3,13 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { KeyedGate } from '../../common/concurrency/keyed-gate';
 import { PreparedShapes, preparedRows, rows, setClause } from '../../database/sql';
-import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
+import { ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
 import { OutboxSignal } from '../../queue/outbox-signal';
 import { EVENT_KIND_OF_HISTORY } from './task-event';
 import { taskEventsSql } from './task-events.sql';
 import { TASK_FIELDS, TaskRow } from './task.record';
+import { historySql as history, NO_EXTERNAL } from '../activity/activity-history.sql';
 
 /**
  * The one write path of task changes (docs/architecture.md, "The task write path"). Creating a
@@ -27,26 +28,9 @@ import { TASK_FIELDS, TaskRow } from './task.record';
 
 const VIRTUAL_SQL = VIRTUAL_STATUSES.map((s) => `'${s}'`).join(', ');
 const TASK_COLUMNS = TASK_FIELDS.split(', ');
-const NO_EXTERNAL = 'NULL::text AS external_user_name, NULL::text AS external_user_avatar, NULL::text AS external_source, NULL::text AS external_url';
 
 /** `position` at the end of the column `statusSql` of project `projectSql` (SQL expressions). */
 const endOfColumn = (projectSql: string, statusSql: string) => `(SELECT COALESCE(MAX(position) + 1, 0) FROM task WHERE project_id = ${projectSql} AND status = ${statusSql})`;
-
-/**
- * `INSERT INTO activity` of the history rows that `source` selects, by `actorSql`, in `ord` order
- * with the clock time of each row (so several entries of one change keep their order).
- * `source` yields workspace_id, task_id, ord, type, content, event_data and the four external_*
- * columns. Every task change writes its history through this, and nothing else writes history.
- */
-function history(source: string, actorSql: string): string {
-  return `INSERT INTO activity (workspace_id, task_id, user_id, type, content, event_data,
-                                external_user_name, external_user_avatar, external_source, external_url, created_at, updated_at)
-    SELECT h.workspace_id, h.task_id, ${actorSql}, h.type, h.content, h.event_data,
-           h.external_user_name, h.external_user_avatar, h.external_source, h.external_url, clock_timestamp(), clock_timestamp()
-      FROM (${source}) h
-     ORDER BY h.ord
-    RETURNING ${ACTIVITY_FIELDS}`;
-}
 
 /**
  * The status a task gets in project `projectSql` (CTEs `cols` and `target`): `requestedSql` when

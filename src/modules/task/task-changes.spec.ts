@@ -66,10 +66,22 @@ describe('diffTask', () => {
     expect(d.activities[0]).toEqual({ type: 'due_date_changed', content: 'removed the due date', eventData: { oldDueDate: '2025-02-01T00:00:00.000Z', newDueDate: null } });
   });
 
-  it('changes position and start date without an activity', () => {
-    const d = diffTask(task(), { position: 5, startDate: '2025-01-02T00:00:00Z' });
-    expect(d.set).toEqual({ position: 5, start_date: new Date('2025-01-02T00:00:00Z') });
+  it('changes position without an activity', () => {
+    const d = diffTask(task(), { position: 5 });
+    expect(d.set).toEqual({ position: 5 });
     expect(d.activities).toEqual([]);
     expect(isEmptyDiff(d)).toBe(false);
+  });
+
+  it('writes a start date change, set or cleared, as one activity', () => {
+    const d = diffTask(task(), { startDate: '2025-01-02T00:00:00Z' });
+    expect(d.set).toEqual({ start_date: new Date('2025-01-02T00:00:00Z') });
+    expect(d.activities).toEqual([
+      { type: 'start_date_changed', content: 'set the start date to 2025-01-02', eventData: { oldStartDate: null, newStartDate: '2025-01-02T00:00:00.000Z' } },
+    ]);
+    expect(diffTask(task({ start_date: new Date('2025-01-02T00:00:00Z') }), { startDate: null }).activities[0]).toMatchObject({
+      type: 'start_date_changed',
+      content: 'removed the start date',
+    });
   });
 });

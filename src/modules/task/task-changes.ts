@@ -21,7 +21,7 @@ export interface TaskPatch {
 export interface TaskDiff {
   /** Columns to write (snake_case) with their new values; only those that really change. */
   set: Partial<Record<'title' | 'description' | 'status' | 'priority' | 'position' | 'start_date' | 'due_date' | 'user_id', unknown>>;
-  /** One activity per changed field that has an activity type (position and start date have none). */
+  /** One activity per changed field that has an activity type (position has none). */
   activities: ActivityDraft[];
 }
 
@@ -56,7 +56,11 @@ export function diffTask(cur: TaskRow, patch: TaskPatch): TaskDiff {
   if (patch.position !== undefined && patch.position !== cur.position) diff.set.position = patch.position;
   if (patch.startDate !== undefined) {
     const next = parseDate(patch.startDate);
-    if (time(next) !== time(cur.start_date)) diff.set.start_date = next;
+    if (time(next) !== time(cur.start_date)) {
+      diff.set.start_date = next;
+      const eventData = { oldStartDate: isoOrNull(cur.start_date), newStartDate: isoOrNull(next) };
+      note('start_date_changed', next ? `set the start date to ${next.toISOString().slice(0, 10)}` : 'removed the start date', eventData);
+    }
   }
   if (patch.dueDate !== undefined) {
     const next = parseDate(patch.dueDate);

@@ -50,14 +50,14 @@ export class TimeEntryController {
     [403, 'Insufficient permissions', 'Insufficient API key scope'],
     [404, 'Time entry not found'],
   )
-  update(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string, @Body() dto: UpdateTimeEntryDto) {
-    return this.entries.update(scope.workspaceId, id, dto);
+  update(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', EntryId) id: string, @Body() dto: UpdateTimeEntryDto) {
+    return this.entries.update(scope.workspaceId, id, dto, user.id);
   }
 
   @Delete(':id')
   @ApiAnswer('Time entry (as it was)', TimeEntryRecordSchema)
   @RequirePermission('task', 'update', ENTRY)
-  remove(@Scope() scope: ResolvedScope, @Param('id', EntryId) id: string) {
-    return this.entries.remove(scope.workspaceId, id);
+  remove(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', EntryId) id: string) {
+    return this.entries.remove(scope.workspaceId, id, user.id);
   }
 }

@@ -4,7 +4,23 @@ import { DataSource } from 'typeorm';
 import { firstRow, preparedRows, rows } from '../../database/sql';
 import { OutboxSignal } from '../../queue/outbox-signal';
 import { timeEntryEventSql } from '../task/task-events.sql';
+import { historySql, NO_EXTERNAL } from '../activity/activity-history.sql';
 import { TIME_ENTRY_FIELDS, TimeEntryRow } from './time-entry.record';
+
+/**
+ * The history row of a time entry added, edited or deleted (the row of CTE `e`), on its task in
+ * workspace `workspaceSql` by `actorSql`; eventData carries the entry as it is after the change
+ * (as it was, for a deletion) and, for an edit, `oldDuration` from CTE `old`.
+ */
+const entryHistory = (type: 'time_entry_added' | 'time_entry_edited' | 'time_entry_deleted', content: string, workspaceSql: string, actorSql: string) => {
+  const oldDuration = type === 'time_entry_edited' ? `, 'oldDuration', (SELECT duration FROM old)` : '';
+  return `history AS (${historySql(
+    `SELECT ${workspaceSql} AS workspace_id, e.task_id, 1 AS ord, '${type}'::text AS type, '${content}'::text AS content,
+            jsonb_build_object('timeEntryId', e.id, 'startTime', e.start_time, 'endTime', e.end_time, 'duration', e.duration${oldDuration}) AS event_data,
+            ${NO_EXTERNAL} FROM e`,
+    actorSql,
+  )})`;
+};
 import { MAX_DURATION_SECONDS } from './time-span';
 
 /** The permission guard's way from a time entry id to its workspace (ScopeRegistry kind `time-entry`). */
@@ -27,17 +43,18 @@ export class TimeEntryRepository {
 
   /**
    * Inserts the entry and, in the same statement, its task event (`timeEntryCreated` through the
-   * outbox: docs/notifications.md), so the entry and its event commit together. A foreign key
+   * outbox: docs/notifications.md) and its history row (`time_entry_added`), so the entry, its
+   * event and its history commit together. A foreign key
    * violation when the task no longer exists.
    */
   async insert(workspaceId: string, taskId: string, authorId: string, fields: TimeEntryFields): Promise<TimeEntryRow> {
     const row = await firstRow<TimeEntryRow>(
       this.ds.manager,
-      `WITH entry AS (
+      `WITH e AS (
          INSERT INTO time_entry (workspace_id, task_id, user_id, description, start_time, end_time, duration)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${TIME_ENTRY_FIELDS}
-       ), events AS (${timeEntryEventSql('entry')})
-       SELECT * FROM entry`,
+       ), events AS (${timeEntryEventSql('e')}), ${entryHistory('time_entry_added', 'logged time', '$1::uuid', '$3::uuid')}
+       SELECT * FROM e`,
       [workspaceId, taskId, authorId, fields.description, fields.startTime, fields.endTime, fields.duration],
     );
     // Auto-committed: the event is in; wake the relay.
@@ -65,19 +82,27 @@ export class TimeEntryRepository {
    * tells which with findInWorkspace). A named prepared statement: it is the hot path of
    * `PUT /time-entry/:id` (docs/benchmarks.md).
    */
-  updateIfValid(workspaceId: string, id: string, fields: { startTime?: Date; endTime?: Date | null; description?: string | null }): Promise<TimeEntryRow | undefined> {
+  updateIfValid(
+    workspaceId: string,
+    id: string,
+    fields: { startTime?: Date; endTime?: Date | null; description?: string | null },
+    actorId: string | null = null,
+  ): Promise<TimeEntryRow | undefined> {
     const end = `(CASE WHEN $5 THEN $6::timestamptz ELSE end_time END)`;
     const start = `COALESCE($3::timestamptz, start_time)`;
     const seconds = `floor(extract(epoch FROM ${end} - ${start}))`;
     return preparedRows<TimeEntryRow>(
       this.ds,
       'time_entry_update',
-      `UPDATE time_entry
-          SET start_time = ${start}, end_time = ${end},
-              duration = CASE WHEN ${end} IS NULL THEN 0 ELSE ${seconds}::int END,
-              description = CASE WHEN $7 THEN $8::text ELSE description END, updated_at = now()
-        WHERE id = $1 AND workspace_id = $2 AND (${end} IS NULL OR (${start} <= ${end} AND ${seconds} <= $4))
-        RETURNING ${TIME_ENTRY_FIELDS}`,
+      `WITH old AS (SELECT duration FROM time_entry WHERE id = $1 AND workspace_id = $2), e AS (
+         UPDATE time_entry
+            SET start_time = ${start}, end_time = ${end},
+                duration = CASE WHEN ${end} IS NULL THEN 0 ELSE ${seconds}::int END,
+                description = CASE WHEN $7 THEN $8::text ELSE description END, updated_at = now()
+          WHERE id = $1 AND workspace_id = $2 AND (${end} IS NULL OR (${start} <= ${end} AND ${seconds} <= $4))
+          RETURNING ${TIME_ENTRY_FIELDS}
+       ), ${entryHistory('time_entry_edited', 'edited a time entry', '$2::uuid', '$9::uuid')}
+       SELECT * FROM e`,
       [
         id,
         workspaceId,
@@ -87,11 +112,19 @@ export class TimeEntryRepository {
         fields.endTime ?? null,
         fields.description !== undefined,
         fields.description ?? null,
+        actorId,
       ],
     ).then((r) => r[0]);
   }
 
-  delete(workspaceId: string, id: string): Promise<TimeEntryRow | undefined> {
-    return firstRow<TimeEntryRow>(this.ds.manager, `DELETE FROM time_entry WHERE id = $1 AND workspace_id = $2 RETURNING ${TIME_ENTRY_FIELDS}`, [id, workspaceId]);
+  /** Deletes the entry with its `time_entry_deleted` history row by `actorId`, in one statement. */
+  delete(workspaceId: string, id: string, actorId: string | null = null): Promise<TimeEntryRow | undefined> {
+    return firstRow<TimeEntryRow>(
+      this.ds.manager,
+      `WITH e AS (DELETE FROM time_entry WHERE id = $1 AND workspace_id = $2 RETURNING ${TIME_ENTRY_FIELDS}),
+       ${entryHistory('time_entry_deleted', 'deleted a time entry', '$2::uuid', '$3::uuid')}
+       SELECT * FROM e`,
+      [id, workspaceId, actorId],
+    );
   }
 }

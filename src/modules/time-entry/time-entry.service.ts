@@ -49,7 +49,7 @@ export class TimeEntryService {
    * times. One statement applies the change when the entry exists and the result is valid; only when it
    * changed nothing is the entry read again, to answer 404 or the 400 that says what is wrong.
    */
-  async update(workspaceId: string, id: string, dto: UpdateTimeEntryDto): Promise<TimeEntryRecord> {
+  async update(workspaceId: string, id: string, dto: UpdateTimeEntryDto, actorId: string | null = null): Promise<TimeEntryRecord> {
     const fields = {
       startTime: dto.startTime !== undefined ? new Date(dto.startTime) : undefined,
       endTime: dto.endTime !== undefined ? toDate(dto.endTime) : undefined,
@@ -57,7 +57,7 @@ export class TimeEntryService {
     };
     // A second round only when a concurrent change made the difference between the two reads.
     for (let round = 0; round < 2; round++) {
-      const row = await this.entries.updateIfValid(workspaceId, id, fields);
+      const row = await this.entries.updateIfValid(workspaceId, id, fields, actorId);
       if (row) return toTimeEntryRecord(row);
       const cur = await this.entries.findInWorkspace(workspaceId, id);
       if (!cur) throw new NotFoundException(NOT_FOUND);
@@ -66,8 +66,8 @@ export class TimeEntryService {
     throw new ConflictException('The time entry changed meanwhile; try again');
   }
 
-  async remove(workspaceId: string, id: string): Promise<TimeEntryRecord> {
-    const row = await this.entries.delete(workspaceId, id);
+  async remove(workspaceId: string, id: string, actorId: string | null = null): Promise<TimeEntryRecord> {
+    const row = await this.entries.delete(workspaceId, id, actorId);
     if (!row) throw new NotFoundException(NOT_FOUND);
     return toTimeEntryRecord(row);
   }

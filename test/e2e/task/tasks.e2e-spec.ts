@@ -168,6 +168,7 @@ describe('updating tasks', () => {
       ['description_changed', { oldDescription: null, newDescription: 'Details' }],
       ['status_changed', { oldStatus: 'to-do', newStatus: 'in-progress' }],
       ['priority_changed', { oldPriority: 'low', newPriority: 'high' }],
+      ['start_date_changed', { oldStartDate: null, newStartDate: '2025-05-01T00:00:00.000Z' }],
       ['due_date_changed', { oldDueDate: null, newDueDate: '2025-06-01T00:00:00.000Z' }],
       ['assignee_changed', { oldUserId: null, newUserId: owner.user.id }],
     ]);

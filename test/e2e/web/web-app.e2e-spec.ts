@@ -203,18 +203,19 @@ describe('the web app', () => {
       await until('the label on the task', async () => (await t.api.get(`/label/task/${task.id}`, owner.token)).body.some((l: { name: string }) => l.name === 'urgent-fix'));
       // The history says each change, with who made it, newest first.
       const activity = panel.getByRole('region', { name: 'Activity' }).getByRole('listitem');
-      await until('the three changes in the activity', async () => (await activity.count()) === 4);
-      // (The three changes were sent without waiting for each other: their order is the server's.)
+      await until('the four changes in the activity', async () => (await activity.count()) === 5);
+      // (The four changes were sent without waiting for each other: their order is the server's.)
       const lines = await activity.allInnerTexts();
-      expect(lines).toHaveLength(4);
-      expect(lines.slice(0, 3)).toEqual(
+      expect(lines).toHaveLength(5);
+      expect(lines.slice(0, 4)).toEqual(
         expect.arrayContaining([
-          expect.stringMatching(/^Test User set the due date to 2026-12-24/),
+          expect.stringMatching(/^Test User set the due date to 24 Dec 2026/),
           expect.stringMatching(/^Test User assigned it to Test User/),
           expect.stringMatching(/^Test User changed the priority from No priority to High/),
+          expect.stringMatching(/^Test User added label urgent-fix/),
         ]),
       );
-      expect(lines[3]).toMatch(/^Test User created the task/);
+      expect(lines[4]).toMatch(/^Test User created the task/);
 
       // Markdown is rendered; markup in it is not run.
       await panel.getByRole('button', { name: 'Edit description' }).click();

@@ -21,8 +21,10 @@ export function TaskLabels({ workspaceId, taskId, editable }: { workspaceId: str
   const onTask = useQuery({ queryKey: ['task', taskId, 'labels'], queryFn: async () => must(await api.GET('/api/label/task/{taskId}', { params: { path: { taskId } } })) });
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['task', taskId, 'labels'] });
-    // The list view's label filter reads which tasks carry which label from the workspace's list.
     await queryClient.invalidateQueries({ queryKey: ['labels', workspaceId] });
+    await queryClient.invalidateQueries({ queryKey: ['task', taskId, 'activity'] });
+    // The cards show a task's labels (BoardPage.tsx, card details).
+    await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'tasks' && q.queryKey[2] === 'cards' });
   };
   // What was asked for, set in the click's own render (a controlled box would otherwise spring back until the request starts).
   const [asked, setAsked] = useState<Record<string, boolean>>({});

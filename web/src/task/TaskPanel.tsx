@@ -13,18 +13,11 @@ import { TaskActivity } from './TaskActivity';
 import { TaskRelations } from './TaskRelations';
 import { TaskLabels } from './TaskLabels';
 import { TaskActions } from './TaskActions';
+import { TaskTime } from './TaskTime';
 
 /** `2026-11-27T00:00:00.000Z` → `2026-11-27` for a date input, and back. */
 const toDateInput = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
 const fromDateInput = (value: string) => (value ? new Date(`${value}T00:00:00.000Z`).toISOString() : null);
-
-/** A duration in seconds as `1 h 05 min` / `4 min 10 s`. */
-function duration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  return h ? `${h} h ${String(m).padStart(2, '0')} min` : `${m} min ${String(s).padStart(2, '0')} s`;
-}
 
 /** An open task: its fields, labels, time, comments; move it to another project. */
 export function TaskPanel(props: { workspaceId: string; taskId: string; projectSlug: string; columns: Column[]; onClose: () => void }) {
@@ -114,7 +107,7 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
           <DescriptionField task={task.data} editable={editable} onSave={(description) => update.mutate({ description })} />
           <TaskLabels workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TaskRelations workspaceId={workspaceId} taskId={taskId} editable={editable} />
-          <TimeEntries taskId={taskId} editable={can('task', 'update')} />
+          <TaskTime workspaceId={workspaceId} taskId={taskId} editable={can('task', 'update')} />
           <Comments taskId={taskId} canComment={editable} />
           <TaskActivity workspaceId={workspaceId} taskId={taskId} columns={columns} />
           {editable && <MoveTask workspaceId={workspaceId} task={task.data} />}
@@ -209,59 +202,6 @@ function AssigneeField({ workspaceId, value, disabled, onChange }: { workspaceId
   );
 }
 
-function TimeEntries({ taskId, editable }: { taskId: string; editable: boolean }) {
-  const queryClient = useQueryClient();
-  const me = useSession().data?.user.id;
-  const entries = useQuery({ queryKey: ['task', taskId, 'time'], queryFn: async () => must(await api.GET('/api/time-entry/task/{taskId}', { params: { path: { taskId } } })) });
-  const running = entries.data?.find((e) => e.endTime === null && e.userId === me);
-  const [, tick] = useState(0);
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => tick((n) => n + 1), 1000);
-    return () => clearInterval(timer);
-  }, [running]);
-  const start = useMutation({
-    mutationFn: async () => must(await api.POST('/api/time-entry', { body: { taskId, startTime: new Date().toISOString() } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', taskId, 'time'] }),
-  });
-  const stop = useMutation({
-    mutationFn: async (id: string) => must(await api.PUT('/api/time-entry/{id}', { params: { path: { id } }, body: { endTime: new Date().toISOString() } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', taskId, 'time'] }),
-  });
-  const total = entries.data?.reduce((n, e) => n + (e.endTime ? e.duration : 0), 0) ?? 0;
-  return (
-    <section aria-labelledby="time-h">
-      <h3 id="time-h">Time</h3>
-      {entries.isPending && <Loading what="time entries" />}
-      {entries.error && <ErrorState error={entries.error} />}
-      {entries.data && <p>Logged: {duration(total)}</p>}
-      {running ? (
-        <p>
-          <span role="timer" aria-live="off">
-            Running: {duration(Math.max(0, Math.floor((Date.now() - Date.parse(running.startTime)) / 1000)))}
-          </span>{' '}
-          <button type="button" onClick={() => stop.mutate(running.id)} disabled={stop.isPending}>
-            Stop timer
-          </button>
-        </p>
-      ) : (
-        editable && (
-          <button type="button" onClick={() => start.mutate()} disabled={start.isPending}>
-            Start timer
-          </button>
-        )
-      )}
-      {(start.error ?? stop.error) && <ErrorState error={start.error ?? stop.error} />}
-      <ul className="entries">
-        {entries.data
-          ?.filter((e) => e.endTime)
-          .map((e) => (
-            <li key={e.id}>
-              {new Date(e.startTime).toLocaleString()} — {duration(e.duration)}
-              {e.description ? `: ${e.description}` : ''}
-            </li>
-          ))}
-      </ul>
     </section>
   );
 }
@@ -271,7 +211,8 @@ function Comments({ taskId, canComment }: { taskId: string; canComment: boolean 
   const me = useSession().data?.user.id;
   const comments = useQuery({ queryKey: ['task', taskId, 'comments'], queryFn: async () => must(await api.GET('/api/comment/{taskId}', { params: { path: { taskId } } })) });
   const [comment, setComment] = useState('');
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['task', taskId, 'comments'] });
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: ['task', taskId, 'comments'] }), queryClient.invalidateQueries({ queryKey: ['task', taskId, 'activity'] })]);
   const add = useMutation({
     mutationFn: async () => must(await api.POST('/api/comment/{taskId}', { params: { path: { taskId } }, body: { content: comment } })),
     onSuccess: async () => {

@@ -44,7 +44,8 @@ export function TaskRelations({ workspaceId, taskId, editable }: { workspaceId: 
     enabled: q.length > 0,
     staleTime: 5_000,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['task', taskId, 'relations'] });
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: ['task', taskId, 'relations'] }), queryClient.invalidateQueries({ queryKey: ['task', taskId, 'activity'] })]);
   const add = useMutation({
     mutationFn: async (otherId: string) => {
       const k = KINDS.find((x) => x.value === kind)!;
