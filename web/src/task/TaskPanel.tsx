@@ -202,10 +202,6 @@ function AssigneeField({ workspaceId, value, disabled, onChange }: { workspaceId
   );
 }
 
-    </section>
-  );
-}
-
 function Comments({ taskId, canComment }: { taskId: string; canComment: boolean }) {
   const queryClient = useQueryClient();
   const me = useSession().data?.user.id;
