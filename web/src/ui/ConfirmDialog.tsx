@@ -12,6 +12,8 @@ export function ConfirmDialog(props: {
   confirmLabel: string;
   onConfirm: () => void;
   isDisabled?: boolean;
+  /** Keeps the confirming button disabled (e.g. until the user typed the name of what goes). */
+  isConfirmDisabled?: boolean;
   className?: string;
 }) {
   return (
@@ -32,6 +34,7 @@ export function ConfirmDialog(props: {
                   </Button>
                   <Button
                     className="danger"
+                    isDisabled={props.isConfirmDisabled}
                     onPress={() => {
                       close();
                       props.onConfirm();
