@@ -81,8 +81,8 @@ describe('invitations without SMTP', () => {
       await i.page.getByText('Olive Owner invited you to join the workspace Orchard as member.').waitFor();
       expect(await axeViolations(i.page)).toEqual([]);
 
-      // Accepted from the home page: it opens the workspace.
-      await i.page.getByRole('link', { name: 'Tandem' }).click();
+      // Accepted from the home page (the accept page has no top bar): it opens the workspace.
+      await i.page.goto('/');
       await i.page.getByRole('button', { name: 'Accept the invitation to Orchard' }).click();
       await i.page.waitForURL(`**/w/${ws.id}`);
       await i.page.getByRole('heading', { name: 'Projects' }).waitFor();
