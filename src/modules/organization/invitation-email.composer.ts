@@ -15,6 +15,9 @@ export interface InvitationEmailJob {
   send: number;
 }
 
+/** The accept link of an invitation (the email's, and invite-member's `link`). */
+export const invitationAcceptUrl = (clientUrl: string, invitationId: string) => `${clientUrl}/invitation/accept/${invitationId}`;
+
 /** Worker role: renders invitation emails from the database as it is when the job runs. */
 @Injectable()
 export class InvitationEmailComposer {
@@ -26,7 +29,7 @@ export class InvitationEmailComposer {
   ) {}
 
   acceptUrl(invitationId: string): string {
-    return `${this.config.clientUrl}/invitation/accept/${invitationId}`;
+    return invitationAcceptUrl(this.config.clientUrl, invitationId);
   }
 
   /** The email, or null when it should not be sent any more (canceled, answered, expired or gone). */

@@ -8,7 +8,7 @@ import { InvitationIdDto, InviteMemberDto } from './dto/invitation.dto';
 import { InvitationService } from './invitation.service';
 import { INVITATION_IN_BODY, ORG_IN_BODY } from './organization.scopes';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
-import { AcceptInvitationAnswerSchema, InvitationRecordSchema, UserInvitationRecordSchema } from '../organization/organization.schema';
+import { AcceptInvitationAnswerSchema, InvitationRecordSchema, InvitationSentSchema, UserInvitationRecordSchema } from '../organization/organization.schema';
 
 @ApiTags('organization')
 @ApiBearerAuth()
@@ -21,10 +21,13 @@ export class InvitationController {
   ) {}
 
   @Post('invite-member')
-  @ApiAnswer('Invitation', InvitationRecordSchema)
+  @ApiAnswer('Invitation, with emailSent and link', InvitationSentSchema)
   @HttpCode(200)
   @RequirePermission('invitation', 'create', ORG_IN_BODY)
-  @ApiOperation({ summary: 'Invite by email (pending for 48 h; the email is sent by the worker); needs invitation:create; rate limited per user' })
+  @ApiOperation({
+    summary:
+      'Invite by email (pending for 48 h; the email is sent by the worker when the server has SMTP). Answers the invitation with `emailSent` (false without an email server) and its accept `link`; needs invitation:create; rate limited per user',
+  })
   @ApiErrors(
     [
       400,

@@ -1,14 +1,15 @@
-import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { normalizeEmail } from '../../common/validation/email';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { EmailRequestService } from '../mail/email-request.service';
 import { AuthService } from '../auth/auth.service';
 import { UserRepository } from '../auth/user.repository';
 import { InviteMemberDto } from './dto/invitation.dto';
-import { INVITATION_EMAIL_JOB, InvitationEmailJob } from './invitation-email.composer';
+import { INVITATION_EMAIL_JOB, invitationAcceptUrl, InvitationEmailJob } from './invitation-email.composer';
 import { Invitation } from './invitation.entity';
 import { toInvitationRecord, toUserInvitationRecord } from './invitation.record';
 import { InvitationRepository } from './invitation.repository';
@@ -39,11 +40,14 @@ export class InvitationService {
     private readonly teams: TeamRepository,
     private readonly workspaces: WorkspaceRepository,
     private readonly users: UserRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
    * Creates a pending invitation (or, with `resend`, extends the pending one) and requests its
    * email in the same transaction (email_job row and outbox job): the email exists iff the invitation commits.
+   * The answer says whether the email will go out (`emailSent`: only with an email server, SMTP_HOST;
+   * without one the worker skips it) and carries the accept `link` the email would, to hand over otherwise.
    */
   async invite(user: AuthUser, scope: ResolvedScope, dto: InviteMemberDto) {
     const workspaceId = scope.workspaceId;
@@ -78,7 +82,7 @@ export class InvitationService {
       await this.emails.request(m, INVITATION_EMAIL_JOB, { invitationId: inv.id, send: inv.sendCount } satisfies InvitationEmailJob);
       return inv;
     });
-    return toInvitationRecord(invitation);
+    return { ...toInvitationRecord(invitation), emailSent: Boolean(this.config.smtp.host), link: invitationAcceptUrl(this.config.clientUrl, invitation.id) };
   }
 
   async cancel(workspaceId: string, invitationId: string) {

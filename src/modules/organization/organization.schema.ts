@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IdProp, ObjectProp, PermissionMapProp, TextProp, TimeProp } from '../../common/http/schema-props';
+import { FlagProp, IdProp, ObjectProp, PermissionMapProp, TextProp, TimeProp } from '../../common/http/schema-props';
 import { UserRecordSchema } from '../auth/auth.schema';
 
 /** The OpenAPI schema of the Workspace record (WorkspaceRecord; docs/records.md, "Workspace"). */
@@ -44,6 +44,17 @@ export class InvitationRecordSchema {
   @ApiProperty({ enum: [...INVITATION_STATUSES] }) status: (typeof INVITATION_STATUSES)[number];
   @TimeProp() expiresAt: string;
   @TimeProp() createdAt: string;
+}
+
+/** invite-member's answer: the invitation, whether its email will be sent, and its accept link. */
+@ApiSchema({ name: 'InvitationSent' })
+export class InvitationSentSchema extends InvitationRecordSchema {
+  @FlagProp({
+    description:
+      'true when the server has an email server (SMTP_HOST) and the worker will email the invitation; false when nothing is sent and the link must be handed over another way',
+  })
+  emailSent: boolean;
+  @TextProp({ description: 'the accept link the email carries (`{CLIENT_URL}/invitation/accept/{id}`)' }) link: string;
 }
 
 /** User invitation (toUserInvitationRecord): an invitation as its addressee sees it. */

@@ -103,6 +103,9 @@ describe('SMTP with credentials', () => {
     const to = email();
     const inv = await t.api.post(`${ORG}/invite-member`, { email: to, role: 'admin', organizationId: ws.id }, owner.token);
     expect(inv.status).toBe(200);
+    // With an email server the answer says the email goes out, and carries the link the email has.
+    expect(inv.body).toMatchObject({ id: expect.any(String), email: to, role: 'admin', organizationId: ws.id, status: 'pending', emailSent: true });
+    expect(inv.body.link).toBe(`https://client.example.test/invitation/accept/${inv.body.id}`);
     const [mail] = await smtp.waitFor(to);
     expect(mail.auth).toEqual({ username: 'mailer' });
     expect(mail.parsed.subject).toBe('Mallory <b> invited you to join R&D <Team> on Tandem');
@@ -203,7 +206,7 @@ describe('without SMTP configured', () => {
   let t: TestApp;
   let queue: Queue;
   beforeAll(async () => {
-    t = await startTestApp({ SMTP_HOST: undefined, RATE_LIMIT_INVITES: '3' });
+    t = await startTestApp({ SMTP_HOST: undefined, RATE_LIMIT_INVITES: '3', CLIENT_URL: 'https://app.example.test' });
     queue = emailQueue(t);
   });
   afterAll(async () => {
@@ -216,6 +219,9 @@ describe('without SMTP configured', () => {
     const inv = await t.api.post(`${ORG}/invite-member`, { email: email(), role: 'member', organizationId: ws.id }, owner.token);
     expect(inv.status).toBe(200);
     expect(inv.body.status).toBe('pending');
+    // Without an email server the answer says so and carries the accept link to hand over instead.
+    expect(inv.body.emailSent).toBe(false);
+    expect(inv.body.link).toBe(`https://app.example.test/invitation/accept/${inv.body.id}`);
     const job = await finishedJob(queue, await invitationJobId(t, inv.body.id));
     expect(await job.getState()).toBe('completed');
     expect(job.returnvalue).toEqual({ skipped: 'smtp-not-configured' });

@@ -4,6 +4,7 @@ import { api, ApiError, must } from '../api/client';
 import { ErrorState, Loading } from '../ui/States';
 import { navigate, queryParam } from '../app/router';
 import { useSession } from '../api/session';
+import { useUserInvitations } from '../workspace/user-invitations';
 
 /** The pages the emails link to (docs/accounts.md "Emails"; docs/decisions-local.md "Email worker"). */
 
@@ -162,20 +163,36 @@ export function AcceptInvitationPage({ invitationId }: { invitationId: string })
   const session = useSession();
   const accept = useMutation({
     mutationFn: async () => must(await api.POST('/api/auth/organization/accept-invitation', { body: { invitationId } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['workspaces'] }),
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['workspaces'] }), queryClient.invalidateQueries({ queryKey: ['user-invitations'] })]),
   });
   const reject = useMutation({
     mutationFn: async () => must(await api.POST('/api/auth/organization/reject-invitation', { body: { invitationId } })),
   });
+  // The invitation as its addressee lists it: names the workspace and the inviter.
+  const invitations = useUserInvitations();
+  const found = invitations.data?.find((i) => i.id === invitationId);
   const done = accept.isSuccess || reject.isSuccess;
   return (
     <main id="main" tabIndex={-1} className="auth">
-      <h1>Workspace invitation</h1>
+      <h1>{found ? `Join ${found.organizationName}` : 'Workspace invitation'}</h1>
       {!done && (
         <>
-          <p>
-            You were invited to a workspace on Tandem. You are signed in as <strong>{session.data?.user.email}</strong>: the invitation must be addressed to this email.
-          </p>
+          {invitations.verified && invitations.isPending && <Loading what="the invitation" />}
+          {found && (
+            <p>
+              <strong>{found.inviterName ?? 'Someone'}</strong> invited you to join the workspace <strong>{found.organizationName}</strong> as {found.role}.
+            </p>
+          )}
+          {invitations.data && !found && (
+            <p role="status">
+              This invitation is no longer pending, or it is addressed to another email than <strong>{session.data?.user.email}</strong>.
+            </p>
+          )}
+          {!invitations.verified && (
+            <p>
+              You were invited to a workspace on Tandem. You are signed in as <strong>{session.data?.user.email}</strong>: the invitation must be addressed to this email.
+            </p>
+          )}
           {(accept.error ?? reject.error) && <ErrorState error={accept.error ?? reject.error} />}
           <div className="actions">
             <button type="button" onClick={() => accept.mutate()} disabled={accept.isPending || reject.isPending}>

@@ -26,6 +26,8 @@ export type CreatedApiKey = Ok<'/api/auth/api-key/create', 'post'>;
 export type TaskRelation = Ok<'/api/task-relation/{taskId}', 'get'> extends (infer R)[] ? R : never;
 export type Member = Ok<'/api/auth/organization/list-members', 'get'> extends (infer M)[] ? M : never;
 export type Invitation = Ok<'/api/auth/organization/list-invitations', 'get'> extends (infer I)[] ? I : never;
+export type InvitationSent = Ok<'/api/auth/organization/invite-member', 'post'>;
+export type UserInvitation = Ok<'/api/auth/organization/list-user-invitations', 'get'> extends (infer I)[] ? I : never;
 export type Team = Ok<'/api/auth/organization/list-teams', 'get'> extends (infer T)[] ? T : never;
 export type Role = Ok<'/api/auth/organization/list-roles', 'get'> extends (infer R)[] ? R : never;
 

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import { useMembers } from '../api/workspace-queries';
-import type { Invitation, Member } from '../api/types';
+import type { Invitation, InvitationSent, Member } from '../api/types';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { Header } from '../shell/Header';
 import { Empty, ErrorState, Loading } from '../ui/States';
@@ -10,6 +10,7 @@ import { when } from '../ui/format';
 import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { useSession } from '../api/session';
+import { InviteLink } from './InviteLink';
 
 /** The static roles (docs/decisions-local.md, "Roles and permissions"); a workspace's custom roles come after them. */
 const STATIC_ROLES = ['owner', 'admin', 'member', 'viewer'];
@@ -202,12 +203,26 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
   const [role, setRole] = useState('member');
   const roleId = useId();
   const [notice, setNotice] = useState('');
+  // The accept links invite-member answered in this visit, by invitation id (list-invitations has none).
+  const [links, setLinks] = useState<Record<string, string>>({});
+  // The last invitation made or resent, when its email was not sent: its link is shown under the notice.
+  const [unsent, setUnsent] = useState<{ id: string; email: string; link: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['invitations', workspaceId] });
+  const answered = (inv: InvitationSent, again: boolean) => {
+    setLinks((all) => ({ ...all, [inv.id]: inv.link }));
+    if (inv.emailSent) {
+      setUnsent(null);
+      setNotice(again ? `Invitation emailed again to ${inv.email}.` : `Invitation emailed to ${inv.email}.`);
+    } else {
+      setUnsent({ id: inv.id, email: inv.email, link: inv.link });
+      setNotice(`Invitation for ${inv.email} created. The email was not sent because this instance has no email server: share the link below with them.`);
+    }
+  };
   const invite = useMutation({
     mutationFn: async () => must(await api.POST('/api/auth/organization/invite-member', { body: { organizationId: workspaceId, email, role } })),
     onSuccess: (inv) => {
       setEmail('');
-      setNotice(`Invitation sent to ${inv.email}.`);
+      answered(inv, false);
     },
     onSettled: refresh,
   });
@@ -215,17 +230,21 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
   const resend = useMutation({
     mutationFn: async (inv: Invitation) =>
       must(await api.POST('/api/auth/organization/invite-member', { body: { organizationId: workspaceId, email: inv.email, role: inv.role, resend: true } })),
-    onSuccess: (inv) => setNotice(`Invitation sent again to ${inv.email}.`),
+    onSuccess: (inv) => answered(inv, true),
     onSettled: refresh,
   });
   const cancel = useMutation({
     mutationFn: async (inv: Invitation) => must(await api.POST('/api/auth/organization/cancel-invitation', { body: { invitationId: inv.id } })),
-    onSuccess: (inv) => setNotice(`Invitation to ${inv.email} canceled.`),
+    onSuccess: (inv) => {
+      setUnsent((u) => (u?.id === inv.id ? null : u));
+      setNotice(`Invitation to ${inv.email} canceled.`);
+    },
     onSettled: refresh,
   });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setNotice('');
+    setUnsent(null);
     invite.mutate();
   };
   const pending = invitations.data?.filter((i) => i.status === 'pending');
@@ -259,6 +278,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
       <p className="state" role="status">
         {notice}
       </p>
+      {unsent && <InviteLink link={unsent.link} email={unsent.email} />}
       <h3>Pending</h3>
       {invitations.isPending && <Loading what="invitations" />}
       {invitations.error && <ErrorState error={invitations.error} />}
@@ -272,6 +292,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
                 <span className="muted">
                   {inv.role} · expires {when(inv.expiresAt)}
                 </span>
+                {links[inv.id] && inv.id !== unsent?.id && <InviteLink link={links[inv.id]!} email={inv.email} />}
               </div>
               {canCreate && (
                 <button type="button" className="secondary" onClick={() => resend.mutate(inv)} disabled={resend.isPending} aria-label={`Resend the invitation to ${inv.email}`}>

@@ -6,6 +6,8 @@ interface Question {
   children?: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
+  /** Keeps the confirming button disabled (e.g. until the user typed the name of what goes). */
+  isConfirmDisabled?: boolean;
 }
 
 /** The modal itself: open while its trigger (or `isOpen`, when given) says so. */
@@ -24,6 +26,7 @@ function ConfirmOverlay(props: Question & { isOpen?: boolean; onOpenChange?: (op
                 </Button>
                 <Button
                   className="danger"
+                  isDisabled={props.isConfirmDisabled}
                   onPress={() => {
                     close();
                     props.onConfirm();

@@ -1,14 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
+import type { UserInvitation } from '../api/types';
 import { Header } from '../shell/Header';
 import { ErrorState, Loading } from '../ui/States';
 import { navigate } from '../app/router';
+import { toast } from '../ui/toast';
+import { useUserInvitations } from './user-invitations';
 
-/** The first page: the user's workspaces (opens the only one), and making one. */
+/**
+ * Whether the home page already opened the only workspace in this visit: it does so once, on
+ * arrival; coming back to it (the brand link) shows the list, pending invitations and "New workspace".
+ */
+let openedTheOnlyWorkspace = false;
+
+/** The first page: the user's workspaces (opens the only one on arrival), pending invitations, and making a workspace. */
 export function HomePage() {
   const queryClient = useQueryClient();
   const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: async () => must(await api.GET('/api/auth/organization/list')) });
+  const invitations = useUserInvitations();
   const [name, setName] = useState('');
   const create = useMutation({
     mutationFn: async () => must(await api.POST('/api/auth/organization/create', { body: { name } })),
@@ -17,9 +27,12 @@ export function HomePage() {
       navigate(`/w/${ws.id}`);
     },
   });
+  const pending = invitations.data ?? [];
   useEffect(() => {
-    if (workspaces.data?.length === 1) navigate(`/w/${workspaces.data[0]!.id}`, true);
-  }, [workspaces.data]);
+    if (openedTheOnlyWorkspace || !invitations.settled || workspaces.data?.length !== 1) return;
+    openedTheOnlyWorkspace = true;
+    if (pending.length === 0) navigate(`/w/${workspaces.data[0]!.id}`, true);
+  }, [workspaces.data, invitations.settled, pending.length]);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
@@ -29,10 +42,12 @@ export function HomePage() {
       <Header workspaceId={null} />
       <main id="main" tabIndex={-1} className="page">
         <h1>Workspaces</h1>
+        {pending.length > 0 && <PendingInvitations invitations={pending} />}
+        {invitations.error && <ErrorState error={invitations.error} />}
         {workspaces.isPending && <Loading what="workspaces" />}
         {workspaces.error && <ErrorState error={workspaces.error} />}
         {workspaces.data && workspaces.data.length > 0 && (
-          <ul className="cards">
+          <ul className="cards" aria-label="Your workspaces">
             {workspaces.data.map((w) => (
               <li key={w.id}>
                 <a
@@ -60,5 +75,51 @@ export function HomePage() {
         {create.error && <ErrorState error={create.error} />}
       </main>
     </>
+  );
+}
+
+/** Invitations to the user's address: accept (opens the workspace) or decline. */
+function PendingInvitations({ invitations }: { invitations: UserInvitation[] }) {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['user-invitations'] });
+  const accept = useMutation({
+    mutationFn: async (inv: UserInvitation) => must(await api.POST('/api/auth/organization/accept-invitation', { body: { invitationId: inv.id } })),
+    onSuccess: async (answer) => {
+      await queryClient.invalidateQueries({ queryKey: ['workspaces'] });
+      await refresh();
+      navigate(`/w/${answer.member.organizationId}`);
+    },
+  });
+  const decline = useMutation({
+    mutationFn: async (inv: UserInvitation) => must(await api.POST('/api/auth/organization/reject-invitation', { body: { invitationId: inv.id } })),
+    onSuccess: async (_answer, inv) => {
+      toast.show({ title: `Invitation to ${inv.organizationName} declined.` });
+      await refresh();
+    },
+  });
+  const busy = accept.isPending || decline.isPending;
+  return (
+    <section className="section" aria-labelledby="invitations-h">
+      <h2 id="invitations-h">Invitations</h2>
+      <ul className="rows" aria-label="Pending invitations">
+        {invitations.map((inv) => (
+          <li key={inv.id} className="row">
+            <div className="row-main">
+              <strong>{inv.organizationName}</strong>
+              <span className="muted">
+                {inv.inviterName ? `${inv.inviterName} invited you` : 'You were invited'} as {inv.role}
+              </span>
+            </div>
+            <button type="button" onClick={() => accept.mutate(inv)} disabled={busy} aria-label={`Accept the invitation to ${inv.organizationName}`}>
+              Accept
+            </button>
+            <button type="button" className="secondary" onClick={() => decline.mutate(inv)} disabled={busy} aria-label={`Decline the invitation to ${inv.organizationName}`}>
+              Decline
+            </button>
+          </li>
+        ))}
+      </ul>
+      {(accept.error ?? decline.error) && <ErrorState error={accept.error ?? decline.error} />}
+    </section>
   );
 }

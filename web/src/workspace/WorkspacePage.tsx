@@ -6,6 +6,7 @@ import { Empty, ErrorState, Loading } from '../ui/States';
 import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { useProjects } from '../api/workspace-queries';
+import { WorkspaceSettings } from './WorkspaceSettings';
 
 /** A workspace's projects, and making one (when the caller's roles allow it). */
 export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
@@ -73,6 +74,7 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
           </form>
         )}
         {create.error && <ErrorState error={create.error} />}
+        <WorkspaceSettings workspaceId={workspaceId} canRename={can('organization', 'update')} canDelete={can('organization', 'delete')} />
       </main>
     </>
   );
