@@ -107,7 +107,7 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
               <input type="date" value={toDateInput(task.data.dueDate)} onChange={(e) => update.mutate({ dueDate: fromDateInput(e.target.value) })} disabled={!editable} />
             </label>
           </div>
-          <TaskDescription task={task.data} editable={editable} onSave={(description) => update.mutate({ description })} />
+          <TaskDescription task={task.data} editable={editable} saving={update.isPending} onSave={(description) => update.mutate({ description })} />
           <Labels workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TaskRelations workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TimeEntries taskId={taskId} editable={can('task', 'update')} />

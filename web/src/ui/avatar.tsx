@@ -7,11 +7,11 @@ export function initials(name: string): string {
   return (first + last).toUpperCase();
 }
 
-/** A round badge with a person's initials; decorative (the name is always written next to it). */
+/**
+ * A round badge with a person's initials; decorative (the name is always written next to it). The
+ * letters are drawn by CSS from `data-initials`, so they are no part of a button's visible label
+ * (which must match its accessible name).
+ */
 export function Avatar({ name }: { name: string }) {
-  return (
-    <span className="avatar" aria-hidden="true">
-      {initials(name)}
-    </span>
-  );
+  return <span className="avatar" aria-hidden="true" data-initials={initials(name)} />;
 }
