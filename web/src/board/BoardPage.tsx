@@ -25,7 +25,7 @@ import { useColumns, useMembers, useProject } from '../api/workspace-queries';
 import { useTaskFilters } from '../app/routes';
 import { applyFilters, filtersQuery, isOverdue } from './filters';
 import { TaskFilterBar } from './TaskFilterBar';
-import { initials } from '../shell/Header';
+import { initials } from '../ui/avatar';
 import { priorityName } from '../ui/format';
 
 // The task panel (with its Markdown renderer) loads when a task is first opened.

@@ -7,6 +7,7 @@ import { SearchButton } from '../search/Search';
 import { useSession } from '../api/session';
 import { Button, Header as MenuHeader, Menu, MenuItem, MenuSection, MenuTrigger, Popover, Separator } from 'react-aria-components';
 import { setTheme, useTheme, type ThemeChoice } from '../ui/theme';
+import { Avatar } from '../ui/avatar';
 
 /** The top bar: the workspace switcher, search (Ctrl-K), the notifications bell, the account (the user's name) and sign-out. */
 export function Header({ workspaceId, title }: { workspaceId: string | null; title?: string }) {
@@ -78,9 +79,7 @@ function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void 
   return (
     <MenuTrigger>
       <Button className="account-button">
-        <span className="avatar" aria-hidden="true">
-          {initials(name)}
-        </span>
+        <Avatar name={name} />
         <span className="visually-hidden">Your account: </span>
         <span className="account-name">{name}</span>
       </Button>
@@ -123,13 +122,4 @@ function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void 
       </Popover>
     </MenuTrigger>
   );
-}
-
-/** One or two letters for an avatar: the first letters of the first and last words of a name. */
-export function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  if (!words.length) return '?';
-  const first = [...words[0]!][0] ?? '';
-  const last = words.length > 1 ? ([...words[words.length - 1]!][0] ?? '') : '';
-  return (first + last).toUpperCase();
 }

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import Markdown from 'react-markdown';
 import { api, must } from '../api/client';
 import { useMembers, useProjects } from '../api/workspace-queries';
 import type { Column, Task } from '../api/types';
@@ -8,12 +7,13 @@ import { ErrorState, Loading } from '../ui/States';
 import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { PRIORITIES, priorityName, type Priority } from '../ui/format';
-import { useSession } from '../api/session';
 import { TaskActivity } from './TaskActivity';
 import { TaskRelations } from './TaskRelations';
 import { TaskLabels } from './TaskLabels';
 import { TaskActions } from './TaskActions';
 import { TaskTime } from './TaskTime';
+import { TaskComments } from './TaskComments';
+import { TaskDescription } from './TaskDescription';
 
 /** `2026-11-27T00:00:00.000Z` → `2026-11-27` for a date input, and back. */
 const toDateInput = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -104,11 +104,11 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
               <input type="date" value={toDateInput(task.data.dueDate)} onChange={(e) => update.mutate({ dueDate: fromDateInput(e.target.value) })} disabled={!editable} />
             </label>
           </div>
-          <DescriptionField task={task.data} editable={editable} onSave={(description) => update.mutate({ description })} />
+          <TaskDescription task={task.data} editable={editable} saving={update.isPending} onSave={(description) => update.mutate({ description })} />
           <TaskLabels workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TaskRelations workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TaskTime workspaceId={workspaceId} taskId={taskId} editable={can('task', 'update')} />
-          <Comments taskId={taskId} canComment={editable} />
+          <TaskComments workspaceId={workspaceId} taskId={taskId} canComment={editable} />
           <TaskActivity workspaceId={workspaceId} taskId={taskId} columns={columns} />
           {editable && <MoveTask workspaceId={workspaceId} task={task.data} />}
         </>
@@ -148,43 +148,6 @@ function TitleField({ task, editable, onSave }: { task: Task; editable: boolean;
   );
 }
 
-function DescriptionField({ task, editable, onSave }: { task: Task; editable: boolean; onSave: (description: string) => void }) {
-  const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(task.description ?? '');
-  useEffect(() => setText(task.description ?? ''), [task.description]);
-  return (
-    <section aria-labelledby="desc-h">
-      <h3 id="desc-h">
-        Description{' '}
-        {editable && !editing && (
-          <button type="button" className="link" onClick={() => setEditing(true)} aria-label="Edit description">
-            Edit
-          </button>
-        )}
-      </h3>
-      {editing ? (
-        <form
-          className="stack"
-          onSubmit={(e) => {
-            e.preventDefault();
-            onSave(text);
-            setEditing(false);
-          }}
-        >
-          <label>
-            <span className="visually-hidden">Description (Markdown)</span>
-            <textarea value={text} onChange={(e) => setText(e.target.value)} rows={6} />
-          </label>
-          <button type="submit">Save description</button>
-        </form>
-      ) : (
-        // Markdown rendered to elements, never to HTML strings: raw HTML in a description is shown as text, and unsafe link URLs are dropped.
-        <div className="description">{task.description ? <Markdown>{task.description}</Markdown> : <p className="state">No description.</p>}</div>
-      )}
-    </section>
-  );
-}
-
 function AssigneeField({ workspaceId, value, disabled, onChange }: { workspaceId: string; value: string | null; disabled: boolean; onChange: (userId: string | null) => void }) {
   const members = useMembers(workspaceId);
   return (
@@ -199,79 +162,6 @@ function AssigneeField({ workspaceId, value, disabled, onChange }: { workspaceId
         ))}
       </select>
     </label>
-  );
-}
-
-function Comments({ taskId, canComment }: { taskId: string; canComment: boolean }) {
-  const queryClient = useQueryClient();
-  const me = useSession().data?.user.id;
-  const comments = useQuery({ queryKey: ['task', taskId, 'comments'], queryFn: async () => must(await api.GET('/api/comment/{taskId}', { params: { path: { taskId } } })) });
-  const [comment, setComment] = useState('');
-  const refresh = () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: ['task', taskId, 'comments'] }), queryClient.invalidateQueries({ queryKey: ['task', taskId, 'activity'] })]);
-  const add = useMutation({
-    mutationFn: async () => must(await api.POST('/api/comment/{taskId}', { params: { path: { taskId } }, body: { content: comment } })),
-    onSuccess: async () => {
-      setComment('');
-      await refresh();
-    },
-  });
-  const remove = useMutation({ mutationFn: async (id: string) => must(await api.DELETE('/api/comment/{id}', { params: { path: { id } } })), onSettled: refresh });
-  const edit = useMutation({
-    mutationFn: async ({ id, content }: { id: string; content: string }) => must(await api.PUT('/api/comment/{id}', { params: { path: { id } }, body: { content } })),
-    onSettled: refresh,
-  });
-  return (
-    <section aria-labelledby="comments-h">
-      <h3 id="comments-h">Comments</h3>
-      {comments.isPending && <Loading what="comments" />}
-      {comments.error && <ErrorState error={comments.error} />}
-      {comments.data?.length === 0 && <p className="state">No comments yet.</p>}
-      <ul className="comments">
-        {comments.data?.map((c) => (
-          <li key={c.id}>
-            <p>{c.content}</p>
-            <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString()}</time>
-            {c.userId === me && (
-              <span className="actions">
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => {
-                    const content = window.prompt('Edit your comment', c.content ?? '');
-                    if (content && content !== c.content) edit.mutate({ id: c.id, content });
-                  }}
-                >
-                  Edit comment
-                </button>
-                <button type="button" className="link" onClick={() => window.confirm('Delete this comment?') && remove.mutate(c.id)}>
-                  Delete comment
-                </button>
-              </span>
-            )}
-          </li>
-        ))}
-      </ul>
-      {(edit.error ?? remove.error) && <ErrorState error={edit.error ?? remove.error} />}
-      {canComment && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (comment.trim()) add.mutate();
-          }}
-          className="stack"
-        >
-          <label>
-            Add a comment
-            <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
-          </label>
-          {add.error && <ErrorState error={add.error} />}
-          <button type="submit" disabled={add.isPending || !comment.trim()}>
-            Comment
-          </button>
-        </form>
-      )}
-    </section>
   );
 }
 

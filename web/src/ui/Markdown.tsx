@@ -1,0 +1,95 @@
+import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+
+// Markdown is rendered to React elements, never to an HTML string: raw HTML in the text is shown as
+// text (react-markdown without rehype-raw), and link or image URLs with an unsafe scheme
+// (`javascript:`, `data:`, …) are emptied by react-markdown's URL check; a link left without a URL
+// is rendered as plain text, not as a link.
+
+interface HastNode {
+  type: string;
+  tagName?: string;
+  value?: string;
+  properties?: Record<string, unknown>;
+  position?: { start: { offset?: number } };
+  children?: HastNode[];
+}
+
+const hasClass = (node: HastNode, name: string) => {
+  const c = node.properties?.className;
+  return Array.isArray(c) ? c.includes(name) : c === name;
+};
+
+/** The text of a task-list item, without its nested lists (the name of its checkbox). */
+function itemText(node: HastNode): string {
+  if (node.type === 'text') return node.value ?? '';
+  if (node.tagName === 'ul' || node.tagName === 'ol') return '';
+  return (node.children ?? []).map(itemText).join('');
+}
+
+/**
+ * A rehype step: each task-list checkbox gets the offset in the source of its list item (to find its
+ * `[ ]` or `[x]` when ticked) and the item's text as its accessible name.
+ */
+function rehypeTaskItems() {
+  return (tree: HastNode) => {
+    const walk = (node: HastNode) => {
+      if (node.tagName === 'li' && hasClass(node, 'task-list-item')) {
+        const box = findCheckbox(node);
+        if (box) {
+          box.properties = { ...box.properties, dataTaskOffset: String(node.position?.start.offset ?? -1), ariaLabel: itemText(node).trim() || 'Task' };
+        }
+      }
+      node.children?.forEach(walk);
+    };
+    walk(tree);
+  };
+}
+
+function findCheckbox(node: HastNode): HastNode | undefined {
+  for (const child of node.children ?? []) {
+    if (child.tagName === 'ul' || child.tagName === 'ol') continue;
+    if (child.tagName === 'input' && child.properties?.type === 'checkbox') return child;
+    const inner = findCheckbox(child);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** `source` with the task-list box of the item starting at `offset` set to `checked`; unchanged when none is there. */
+export function setTaskItem(source: string, offset: number, checked: boolean): string {
+  if (offset < 0) return source;
+  const match = /\[[ xX]\]/.exec(source.slice(offset));
+  if (!match) return source;
+  const at = offset + match.index;
+  return source.slice(0, at) + (checked ? '[x]' : '[ ]') + source.slice(at + 3);
+}
+
+/**
+ * GitHub-flavoured Markdown (tables, task lists, strikethrough, autolinks), rendered safely.
+ * With `onChange`, task-list boxes can be ticked: it is called with the source, that box rewritten.
+ */
+export function Markdown({ children, onChange, disabled }: { children: string; onChange?: (source: string) => void; disabled?: boolean }) {
+  const components: Components = {
+    a: ({ href, children: text }) =>
+      href ? (
+        <a href={href} rel="noopener noreferrer nofollow">
+          {text}
+        </a>
+      ) : (
+        <span>{text}</span>
+      ),
+    input: (props) => {
+      if (props.type !== 'checkbox') return <input type={props.type} disabled />;
+      const offset = Number((props as Record<string, unknown>)['data-task-offset'] ?? -1);
+      const label = props['aria-label'];
+      if (!onChange) return <input type="checkbox" checked={!!props.checked} aria-label={label} disabled readOnly />;
+      return <input type="checkbox" checked={!!props.checked} aria-label={label} disabled={disabled} onChange={(e) => onChange(setTaskItem(children, offset, e.target.checked))} />;
+    },
+  };
+  return (
+    <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeTaskItems]} components={components}>
+      {children}
+    </ReactMarkdown>
+  );
+}
