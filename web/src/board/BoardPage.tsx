@@ -87,8 +87,9 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   });
   const detailsOf = useMemo(() => new Map(details.data?.map((d) => [d.taskId, d])), [details.data]);
   const nameOf = useMemo(() => new Map(members.data?.map((m) => [m.userId, m.user?.name ?? ''])), [members.data]);
+  // Archived tasks have their own list, on the project's settings page (ArchivedTasks.tsx).
   const active = useMemo(() => (tasks.data ?? []).filter((t) => t.status !== 'archived'), [tasks.data]);
-  const shown = useMemo(() => applyFilters(tasks.data ?? [], filters, (id) => detailsOf.get(id)?.labels.map((l) => l.name) ?? []), [tasks.data, filters, detailsOf]);
+  const shown = useMemo(() => applyFilters(active, filters, (id) => detailsOf.get(id)?.labels.map((l) => l.name) ?? []), [active, filters, detailsOf]);
   const basePath = view === 'list' ? `/w/${workspaceId}/p/${projectId}/list` : `/w/${workspaceId}/p/${projectId}`;
   const search = filtersQuery(filters);
   const open = useCallback((t: Task) => navigate(`${basePath}/t/${t.id}${search}`), [basePath, search]);

@@ -36,7 +36,7 @@ export function SearchButton({ workspaceId }: { workspaceId: string | null }) {
           setOpen(true);
         }}
       >
-        Search{' '}
+        <span className="search-label">Search</span>{' '}
         <kbd aria-hidden="true" className="shortcut">
           {MAC ? '⌘K' : 'Ctrl K'}
         </kbd>
