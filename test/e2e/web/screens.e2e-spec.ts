@@ -26,7 +26,7 @@ afterAll(() => web?.close());
 
 async function shot(page: Page, name: string): Promise<void> {
   // Nothing runs past the right edge at this width.
-  expect([name, await page.evaluate('document.documentElement.scrollWidth')]).toEqual([name, 1280]);
+  expect([name, await page.evaluate('document.documentElement.scrollWidth')]).toEqual([name, page.viewportSize()!.width]);
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
@@ -104,6 +104,21 @@ it('the main screens render what they are for', async () => {
       .first()
       .waitFor();
     await shot(page, 'account');
+
+    // The board in the dark theme (the system's preference), then on a phone in both themes.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`/w/${workspaceId}/p/${project.id}`);
+    for (const title of titles) await card(page, title).waitFor();
+    await shot(page, 'board-dark');
+    await card(page, titles[0]).click();
+    await page.getByRole('dialog').getByText('First sketch is in the shared folder.').waitFor();
+    await shot(page, 'task-dark');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await card(page, titles[0]).waitFor();
+    await shot(page, 'board-phone-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await shot(page, 'board-phone');
     expect(problems).toEqual([]);
   } finally {
     await close();

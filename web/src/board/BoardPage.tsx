@@ -338,13 +338,13 @@ const TaskCard = memo(function TaskCard(props: {
           ))}
           {details && details.subtasks.total > 0 && (
             <span className="chip" aria-label={`${details.subtasks.done} of ${details.subtasks.total} subtasks done`}>
-              ☑ {details.subtasks.done}/{details.subtasks.total}
+              <CheckIcon /> {details.subtasks.done}/{details.subtasks.total}
             </span>
           )}
           {details && details.blockedBy > 0 && <span className="chip blocked">Blocked by {details.blockedBy}</span>}
           {details && details.commentCount > 0 && (
             <span className="chip" aria-label={`${details.commentCount} comment${details.commentCount === 1 ? '' : 's'}`}>
-              💬 {details.commentCount}
+              <CommentIcon /> {details.commentCount}
             </span>
           )}
           {assignee !== null && (
@@ -368,6 +368,19 @@ const TaskCard = memo(function TaskCard(props: {
     </li>
   );
 });
+
+/** Small line icons of the cards (drawn, so that they show without an emoji font). */
+const CommentIcon = () => (
+  <svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6">
+    <path d="M2 3h12v8H6l-3 3v-3H2z" strokeLinejoin="round" />
+  </svg>
+);
+const CheckIcon = () => (
+  <svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6">
+    <rect x="2" y="2" width="12" height="12" rx="2" />
+    <path d="M5 8l2 2 4-4" strokeLinecap="round" strokeLinejoin="round" />
+  </svg>
+);
 
 function QuickCreate({ projectId, status, columnName }: { projectId: string; status: string; columnName: string }) {
   const queryClient = useQueryClient();
