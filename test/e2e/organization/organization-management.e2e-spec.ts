@@ -62,6 +62,12 @@ async function invite(token: string, body: Record<string, unknown>) {
   return t.api.post(`${ORG}/invite-member`, body, token);
 }
 
+/** The invitation record of an invite-member answer: without `emailSent` and `link`, which only that answer carries. */
+function invitationRecord(answer: Record<string, unknown>) {
+  const { emailSent: _sent, link: _link, ...record } = answer;
+  return record;
+}
+
 describe('create-team / update-team / remove-team', () => {
   it('creates a team with exactly the Team shape; the active organization stands in for organizationId', async () => {
     const { owner, ws } = await workspace();
@@ -240,6 +246,9 @@ describe('invite-member and the invitation email', () => {
       status: 'pending',
       expiresAt: expect.any(String),
       createdAt: expect.any(String),
+      // This suite's service has SMTP: the worker emails the link below.
+      emailSent: true,
+      link: `${CLIENT_URL}/invitation/accept/${res.body.id}`,
     });
     const expires = new Date(res.body.expiresAt).getTime();
     expect(expires).toBeGreaterThanOrEqual(before + H48);
@@ -344,7 +353,7 @@ describe('invite-member and the invitation email', () => {
   it('cancel-invitation answers the canceled invitation; it can no longer be accepted', async () => {
     const { owner, ws } = await workspace();
     const invitee = await t.api.signUp();
-    const inv = (await invite(owner.token, { email: invitee.user.email, role: 'member', organizationId: ws.id })).body;
+    const inv = invitationRecord((await invite(owner.token, { email: invitee.user.email, role: 'member', organizationId: ws.id })).body);
     const member = await memberOf(ws.id, 'member');
     expect((await t.api.post(`${ORG}/cancel-invitation`, { invitationId: inv.id }, member.token)).status).toBe(403);
     const other = await workspace();
@@ -370,7 +379,7 @@ describe('accept-invitation / reject-invitation', () => {
     const { owner, ws } = await workspace();
     const team = (await t.api.post(`${ORG}/create-team`, { name: 'Ops', organizationId: ws.id }, owner.token)).body;
     const invitee = await t.api.signUp();
-    const inv = (await invite(owner.token, { email: invitee.user.email, role: 'admin', teamId: team.id, organizationId: ws.id })).body;
+    const inv = invitationRecord((await invite(owner.token, { email: invitee.user.email, role: 'admin', teamId: team.id, organizationId: ws.id })).body);
     expect(inv.teamId).toBe(team.id);
 
     const intruder = await t.api.signUp();
@@ -398,7 +407,7 @@ describe('accept-invitation / reject-invitation', () => {
   it('refuses an expired invitation; reject answers the rejected invitation', async () => {
     const { owner, ws } = await workspace();
     const invitee = await t.api.signUp();
-    const inv = (await invite(owner.token, { email: invitee.user.email, role: 'member', organizationId: ws.id })).body;
+    const inv = invitationRecord((await invite(owner.token, { email: invitee.user.email, role: 'member', organizationId: ws.id })).body);
     await sql(t.databaseUrl, `UPDATE invitation SET expires_at = now() - interval '1 second' WHERE id = $1`, [inv.id]);
     const expired = await t.api.post(`${ORG}/accept-invitation`, { invitationId: inv.id }, invitee.token);
     expect(expired.status).toBe(400);
@@ -407,7 +416,7 @@ describe('accept-invitation / reject-invitation', () => {
     expect(row.status).toBe('pending');
 
     const second = await workspace();
-    const inv2 = (await invite(second.owner.token, { email: invitee.user.email, role: 'member', organizationId: second.ws.id })).body;
+    const inv2 = invitationRecord((await invite(second.owner.token, { email: invitee.user.email, role: 'member', organizationId: second.ws.id })).body);
     expect((await t.api.post(`${ORG}/reject-invitation`, { invitationId: inv2.id }, owner.token)).status).toBe(403);
     const rejected = await t.api.post(`${ORG}/reject-invitation`, { invitationId: inv2.id }, invitee.token);
     expect(rejected.status).toBe(200);
@@ -648,7 +657,7 @@ describe('custom roles in the permission guard', () => {
     const { owner, ws } = await workspace();
     await createRole(owner.token, ws.id, 'task-editor', { task: ['update'] });
     const u = await t.api.signUp();
-    const inv = (await invite(owner.token, { email: u.user.email, role: 'task-editor', organizationId: ws.id })).body;
+    const inv = invitationRecord((await invite(owner.token, { email: u.user.email, role: 'task-editor', organizationId: ws.id })).body);
     const joined = await t.api.post(`${ORG}/accept-invitation`, { invitationId: inv.id }, u.token);
     expect(joined.body.member.role).toBe('task-editor');
 

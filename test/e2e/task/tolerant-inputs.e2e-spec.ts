@@ -40,8 +40,10 @@ describe('"" means none', () => {
     expect([unassigned.status, unassigned.body.userId]).toEqual([200, null]);
     expect((await activities(task.id)).map((a) => a.type)).toEqual([
       'created',
+      'start_date_changed',
       'due_date_changed',
       'assignee_changed',
+      'start_date_changed',
       'due_date_changed',
       'unassigned',
       'assignee_changed',
