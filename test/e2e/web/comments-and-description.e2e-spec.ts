@@ -89,7 +89,8 @@ describe('comments and the description of a task', () => {
       const desc = panel.getByRole('region', { name: /Description/ });
       const first = desc.getByRole('checkbox', { name: 'first step' });
       expect(await first.isChecked()).toBe(false);
-      await first.check();
+      // A click, not check(): the box is drawn from the saved Markdown, so it turns only once the save is answered (waited for below).
+      await first.click();
       await until('the API to have the box ticked', async () => (await description()) === '- [x] first step\n- [ ] second step');
       await until('the box shown ticked', () => first.isChecked());
       expect(await desc.getByRole('checkbox', { name: 'second step' }).isChecked()).toBe(false);
