@@ -56,3 +56,6 @@ export type NotificationPreferences = Ok<'/api/notification-preferences', 'get'>
 export type WorkspaceRule = NotificationPreferences['workspaces'][number];
 export type PreferencesBody = Body<'/api/notification-preferences', 'put'>;
 export type WorkspaceRuleBody = Body<'/api/notification-preferences/workspaces/{workspaceId}', 'put'>;
+
+/** What a board card shows beside its task (GET /api/task/card-details/:projectId). */
+export type CardDetails = Ok<'/api/task/card-details/{projectId}', 'get'>[number];

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, must } from './client';
 
 // What several views show (a workspace's lists, a project and its columns), each under one cache key
@@ -37,4 +37,20 @@ export function useProject(projectId: string) {
 /** A project's columns, in board order (GET /api/column/:projectId). */
 export function useColumns(projectId: string) {
   return useQuery({ queryKey: ['columns', projectId], queryFn: async () => must(await api.GET('/api/column/{projectId}', { params: { path: { projectId } } })) });
+}
+
+/**
+ * What a project's board cards show beside each task (GET /api/task/card-details/:projectId). Kept
+ * under the project's tasks key, so that whatever refetches the tasks refetches these too.
+ */
+export function useCardDetails(projectId: string) {
+  return useQuery({
+    queryKey: ['tasks', projectId, 'cards'],
+    queryFn: async () => must(await api.GET('/api/task/card-details/{projectId}', { params: { path: { projectId } } })),
+  });
+}
+
+/** After a change a card shows (a task's labels, its comments), whichever board is open. */
+export function refetchCardDetails(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'tasks' && q.queryKey[2] === 'cards' });
 }

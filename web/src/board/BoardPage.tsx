@@ -14,14 +14,14 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, memo, Suspense, useCallback, useMemo, useState, type FormEvent, type KeyboardEventHandler, type PointerEventHandler } from 'react';
 import { api, must } from '../api/client';
-import type { Column, Task } from '../api/types';
+import type { CardDetails, Column, Task } from '../api/types';
 import { Header } from '../shell/Header';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { useLiveEvents } from '../api/live';
 import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { ListView } from './ListView';
-import { useColumns, useMembers, useProject } from '../api/workspace-queries';
+import { useCardDetails, useColumns, useMembers, useProject } from '../api/workspace-queries';
 import { useTaskFilters } from '../app/routes';
 import { applyFilters, filtersQuery, isOverdue } from './filters';
 import { TaskFilterBar } from './TaskFilterBar';
@@ -57,9 +57,6 @@ function placed(column: Task[], task: Task, index: number): Task[] {
   return [...rest.slice(0, index), task, ...rest.slice(index)];
 }
 
-/** What a card shows beside the task (GET /api/task/card-details/:projectId). */
-type CardDetails = { taskId: string; labels: { name: string; color: string }[]; commentCount: number; subtasks: { total: number; done: number }; blockedBy: number };
-
 /** Every task of a project, a page of 100 at a time (the API's largest). */
 async function allTasks(projectId: string): Promise<Task[]> {
   const out: Task[] = [];
@@ -81,10 +78,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   const [moveError, setMoveError] = useState<unknown>(null);
   const filters = useTaskFilters();
   const members = useMembers(workspaceId);
-  const details = useQuery({
-    queryKey: ['tasks', projectId, 'cards'],
-    queryFn: async () => must(await api.GET('/api/task/card-details/{projectId}', { params: { path: { projectId } } })) as CardDetails[],
-  });
+  const details = useCardDetails(projectId);
   const detailsOf = useMemo(() => new Map(details.data?.map((d) => [d.taskId, d])), [details.data]);
   const nameOf = useMemo(() => new Map(members.data?.map((m) => [m.userId, m.user?.name ?? ''])), [members.data]);
   // Archived tasks have their own list, on the project's settings page (ArchivedTasks.tsx).

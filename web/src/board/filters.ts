@@ -1,4 +1,5 @@
 import type { Task } from '../api/types';
+import { PRIORITIES } from '../ui/format';
 
 /**
  * The filters and the order of a project's board and list, kept in the address (`?q=&assignee=…`)
@@ -45,7 +46,6 @@ export function parseFilters(search: Record<string, unknown>): TaskFilters {
 
 export const hasFilters = (f: TaskFilters) => Object.keys(f).some((k) => k !== 'sort');
 
-const PRIORITY_RANK: Record<string, number> = { urgent: 0, high: 1, medium: 2, low: 3 };
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** `tasks` that pass `f` (labelsOf: a task's label names), in `f.sort`'s order. */
@@ -70,7 +70,8 @@ export function applyFilters(tasks: Task[], f: TaskFilters, labelsOf: (taskId: s
   const by: Record<TaskSort, (a: Task, b: Task) => number> = {
     position: (a, b) => a.position - b.position || a.number - b.number,
     due: (a, b) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.number - b.number,
-    priority: (a, b) => (PRIORITY_RANK[a.priority ?? ''] ?? 9) - (PRIORITY_RANK[b.priority ?? ''] ?? 9) || a.number - b.number,
+    // Most pressing first: PRIORITIES lists them least pressing first, `no-priority` before `low`, which puts it last here.
+    priority: (a, b) => PRIORITIES.indexOf(b.priority) - PRIORITIES.indexOf(a.priority) || a.number - b.number,
     created: (a, b) => b.number - a.number,
     title: (a, b) => a.title.localeCompare(b.title) || a.number - b.number,
   };

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, must } from '../api/client';
 import { useSession } from '../api/session';
 import type { Member } from '../api/types';
-import { useMembers } from '../api/workspace-queries';
+import { refetchCardDetails, useMembers } from '../api/workspace-queries';
 import { Avatar } from '../ui/avatar';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Markdown } from '../ui/Markdown';
@@ -32,7 +32,7 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
     Promise.all([
       queryClient.invalidateQueries({ queryKey: ['task', taskId, 'comments'] }),
       queryClient.invalidateQueries({ queryKey: ['task', taskId, 'activity'] }),
-      queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'tasks' && q.queryKey[2] === 'cards' }),
+      refetchCardDetails(queryClient),
     ]);
   const add = useMutation({
     mutationFn: async () => must(await api.POST('/api/comment/{taskId}', { params: { path: { taskId } }, body: { content: comment } })),

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import { usePermissions } from '../api/permissions';
-import { useLabels } from '../api/workspace-queries';
+import { refetchCardDetails, useLabels } from '../api/workspace-queries';
 import { LabelName, labelHex } from '../ui/LabelDot';
 import { ErrorState, Loading } from '../ui/States';
 
@@ -24,7 +24,7 @@ export function TaskLabels({ workspaceId, taskId, editable }: { workspaceId: str
     await queryClient.invalidateQueries({ queryKey: ['labels', workspaceId] });
     await queryClient.invalidateQueries({ queryKey: ['task', taskId, 'activity'] });
     // The cards show a task's labels (BoardPage.tsx, card details).
-    await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'tasks' && q.queryKey[2] === 'cards' });
+    await refetchCardDetails(queryClient);
   };
   // What was asked for, set in the click's own render (a controlled box would otherwise spring back until the request starts).
   const [asked, setAsked] = useState<Record<string, boolean>>({});
