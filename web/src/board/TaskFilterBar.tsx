@@ -1,9 +1,10 @@
-import { useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Dialog, DialogTrigger, Heading, Popover } from 'react-aria-components';
 import type { Column } from '../api/types';
 import { useLabels, useMembers } from '../api/workspace-queries';
 import { navigate } from '../app/router';
 import { PRIORITIES, priorityName } from '../ui/format';
+import { readStored, useStored, writeStored } from '../ui/stored';
 import { DUE_FILTERS, filtersQuery, hasFilters, parseFilters, TASK_SORTS, type TaskFilters } from './filters';
 
 const DUE_NAMES: Record<(typeof DUE_FILTERS)[number], string> = { overdue: 'Overdue', today: 'Due today', week: 'Due this week', none: 'No due date' };
@@ -15,15 +16,9 @@ interface SavedView {
   query: string;
 }
 const viewsKey = (projectId: string) => `tandem.views.${projectId}`;
-const listeners = new Set<() => void>();
 const cache = new Map<string, { raw: string | null; views: SavedView[] }>();
 function readViews(projectId: string): SavedView[] {
-  let raw: string | null = null;
-  try {
-    raw = window.localStorage.getItem(viewsKey(projectId));
-  } catch {
-    raw = null;
-  }
+  const raw = readStored(viewsKey(projectId));
   const hit = cache.get(projectId);
   if (hit && hit.raw === raw) return hit.views;
   let views: SavedView[] = [];
@@ -36,23 +31,8 @@ function readViews(projectId: string): SavedView[] {
   cache.set(projectId, { raw, views });
   return views;
 }
-function writeViews(projectId: string, views: SavedView[]) {
-  try {
-    window.localStorage.setItem(viewsKey(projectId), JSON.stringify(views));
-  } catch {
-    // Nothing kept on a browser that keeps nothing.
-  }
-  listeners.forEach((l) => l());
-}
-function useViews(projectId: string): SavedView[] {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => readViews(projectId),
-  );
-}
+const writeViews = (projectId: string, views: SavedView[]) => writeStored(viewsKey(projectId), JSON.stringify(views));
+const useViews = (projectId: string) => useStored(() => readViews(projectId));
 
 /**
  * The filters and order of a project's board or list, kept in the address so that a reload, a

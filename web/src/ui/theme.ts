@@ -1,18 +1,13 @@
-import { useSyncExternalStore } from 'react';
+import { readStored, useStored, writeStored } from './stored';
 
 /** The theme the person chose on this browser; "system" follows the operating system (docs/web.md, "Themes"). */
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 const KEY = 'tandem.theme';
-const listeners = new Set<() => void>();
 
 function read(): ThemeChoice {
-  try {
-    const v = window.localStorage.getItem(KEY);
-    return v === 'light' || v === 'dark' ? v : 'system';
-  } catch {
-    return 'system';
-  }
+  const v = readStored(KEY);
+  return v === 'light' || v === 'dark' ? v : 'system';
 }
 
 /** Puts the choice on <html> (the stylesheet's dark tokens apply by `data-theme` or the system's preference). */
@@ -22,19 +17,8 @@ export function applyTheme(choice: ThemeChoice = read()): void {
 }
 
 export function setTheme(choice: ThemeChoice): void {
-  try {
-    if (choice === 'system') window.localStorage.removeItem(KEY);
-    else window.localStorage.setItem(KEY, choice);
-  } catch {
-    // A browser that keeps nothing still switches for this visit.
-  }
   applyTheme(choice);
-  listeners.forEach((l) => l());
+  writeStored(KEY, choice === 'system' ? null : choice);
 }
 
-export function useTheme(): ThemeChoice {
-  return useSyncExternalStore((l) => {
-    listeners.add(l);
-    return () => listeners.delete(l);
-  }, read);
-}
+export const useTheme = (): ThemeChoice => useStored(read);
