@@ -57,7 +57,7 @@ export class TaskBulkController {
   @ApiKeyScopeCheckedByHandler()
   @ApiOperation({
     summary:
-      'One operation on up to 500 tasks of one workspace, all or nothing. Needs, like the single routes: delete → task:delete, updateAssignee → task:assign, addLabel/removeLabel → label:update, else task:update (an API key needs that scope too); updatedCount counts the tasks that changed',
+      'One operation on up to 500 tasks of one workspace, all or nothing. Needs, like the single routes: delete → task:delete, updateAssignee → task:assign, addLabel/removeLabel → label:update, else (moveToProject included) task:update (an API key needs that scope too); updatedCount counts the tasks that changed',
   })
   @ApiErrors(
     [
@@ -66,6 +66,7 @@ export class TaskBulkController {
       'value must be …',
       'Invalid status "…". Valid statuses for this project: …',
       'Assignee must be a member of this workspace',
+      'Tasks can only be moved within the same workspace',
     ],
     [
       403,
@@ -75,7 +76,7 @@ export class TaskBulkController {
       'Insufficient permissions: task:delete is needed',
       'Insufficient API key scope',
     ],
-    [404, 'Task not found', 'Label not found'],
+    [404, 'Task not found', 'Label not found', 'Project not found'],
   )
   update(@CurrentUser() user: AuthUser, @Body() dto: BulkUpdateDto) {
     return this.bulk.update(user, dto);

@@ -22,6 +22,7 @@ export const BULK_PERMISSION: Record<BulkOperation, { resource: string; action: 
   updateAssignee: { resource: 'task', action: 'assign' },
   addLabel: { resource: 'label', action: 'update' },
   removeLabel: { resource: 'label', action: 'update' },
+  moveToProject: { resource: 'task', action: 'update' },
   delete: { resource: 'task', action: 'delete' },
 };
 
@@ -50,6 +51,7 @@ export class TaskBulkService {
     const ids = this.taskIds(dto.taskIds);
     const workspaceId = await this.workspaceOf(user, ids, need);
     const value = dto.value;
+    if (dto.operation === 'moveToProject') await this.assertDestination(user, workspaceId, (value as string).toLowerCase());
     const updatedCount = await this.ds.transaction(async (m) => {
       switch (dto.operation) {
         case 'updateStatus':
@@ -67,6 +69,8 @@ export class TaskBulkService {
           return this.labels.attachToMany(workspaceId, value as string, ids, m, user.id);
         case 'removeLabel':
           return this.labels.detachByNameFromMany(workspaceId, (value as string).trim(), ids, m, user.id);
+        case 'moveToProject':
+          return this.tasks.moveMany(workspaceId, user.id, ids, (value as string).toLowerCase(), m);
         case 'delete':
           return this.tasks.removeMany(workspaceId, ids, m);
       }
@@ -76,6 +80,13 @@ export class TaskBulkService {
 
   private patch(workspaceId: string, user: AuthUser, ids: string[], patch: TaskPatch, m: EntityManager): Promise<number> {
     return this.tasks.updateMany(workspaceId, user.id, ids, patch, m);
+  }
+
+  /** A bulk move's destination, as the single move checks it: a project the caller cannot see → 404; one of another workspace → 400. */
+  private async assertDestination(user: AuthUser, workspaceId: string, projectId: string): Promise<void> {
+    const dest = await this.access.locate('project', projectId, user.id);
+    if (!dest?.memberId) throw new NotFoundException('Project not found');
+    if (dest.workspaceId !== workspaceId) throw new BadRequestException('Tasks can only be moved within the same workspace');
   }
 
   /** The ids in lower case, each once; an id that is not a UUID is a task that does not exist. */

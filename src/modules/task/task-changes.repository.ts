@@ -290,13 +290,23 @@ export class TaskChangesRepository {
     return row.missing;
   }
 
-  /** Moves a task to another project of its workspace (MOVE_SQL); undefined when refused. */
-  async move(workspaceId: string, taskId: string, destinationProjectId: string, requestedStatus: string | null, actorId: string): Promise<MovedTaskRow | undefined> {
-    const [row] = await this.claims.run(destinationProjectId, () =>
-      preparedRows<MovedTaskRow>(this.ds, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]),
-    );
+  /**
+   * Moves a task to another project of its workspace (MOVE_SQL); undefined when refused. Inside a
+   * caller's transaction (a bulk move) the destination's counter row stays locked until it ends, so
+   * it is not gated, as for a create.
+   */
+  async move(
+    workspaceId: string,
+    taskId: string,
+    destinationProjectId: string,
+    requestedStatus: string | null,
+    actorId: string,
+    m: EntityManager = this.ds.manager,
+  ): Promise<MovedTaskRow | undefined> {
+    const run = () => preparedRows<MovedTaskRow>(m, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]);
+    const [row] = m.queryRunner?.isTransactionActive ? await run() : await this.claims.run(destinationProjectId, run);
     // A move writes an event only when it changes the status.
-    return row && row.status !== row.old_status ? this.written(row, this.ds.manager) : row;
+    return row && row.status !== row.old_status ? this.written(row, m) : row;
   }
 
   /**

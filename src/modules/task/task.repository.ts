@@ -46,8 +46,8 @@ export class TaskRepository {
   }
 
   /** The project a task is in (for explaining a refused move). */
-  async projectOf(workspaceId: string, id: string): Promise<string | undefined> {
-    return (await firstRow<{ project_id: string }>(this.ds.manager, `SELECT project_id FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]))?.project_id;
+  async projectOf(workspaceId: string, id: string, m: EntityManager = this.ds.manager): Promise<string | undefined> {
+    return (await firstRow<{ project_id: string }>(m, `SELECT project_id FROM task WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]))?.project_id;
   }
 
   /**

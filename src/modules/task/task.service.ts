@@ -253,6 +253,20 @@ export class TaskService {
   }
 
   /**
+   * Moves tasks `ids` of the workspace into project `destinationId` (checked by the caller to be one
+   * of the workspace's), each as the single move does, in the caller's transaction `m`. A task
+   * already there is left as it is and not counted; one that is gone fails the whole.
+   */
+  async moveMany(workspaceId: string, actorId: string, ids: string[], destinationId: string, m: EntityManager): Promise<number> {
+    let moved = 0;
+    for (const id of ids) {
+      if (await this.changes.move(workspaceId, id, destinationId, null, actorId, m)) moved++;
+      else if ((await this.tasks.projectOf(workspaceId, id, m)) !== destinationId) throw new NotFoundException(NOT_FOUND);
+    }
+    return moved;
+  }
+
+  /**
    * Why the move statement changed nothing (it only moves within the task's workspace): the destination is
    * not the caller's to see (404) or in another workspace (400), the task is gone or already
    * there, or the status does not fit. Checked only on refusal, so a move costs one statement.

@@ -133,6 +133,9 @@ describe('tenant isolation of work items', () => {
       // B's own task beside A's: one task B cannot see makes it all unseen.
       ['PATCH', '/task/bulk', { taskIds: [bTask.id, task.id], operation: 'updateStatus', value: 'done' }, T],
       ['PATCH', '/task/bulk', { taskIds: [bTask.id], operation: 'addLabel', value: catalogue.id }, L],
+      // A's task moved by B into B's own project; B's task moved into A's project.
+      ['PATCH', '/task/bulk', { taskIds: [task.id], operation: 'moveToProject', value: bTask.projectId }, T],
+      ['PATCH', '/task/bulk', { taskIds: [bTask.id], operation: 'moveToProject', value: project.id }, P],
       ['PUT', `/project/reorder?workspaceId=${a.workspaceId}`, { projects: [{ id: project.id, position: 3 }] }, W],
       ...['messenger', 'teamchat', 'communitychat', 'generic-webhook'].flatMap((type): [string, string, unknown, string][] => [
         ['GET', `/${type}-integration/project/${project.id}`, undefined, P],

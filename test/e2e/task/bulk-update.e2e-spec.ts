@@ -97,6 +97,46 @@ describe('operations', () => {
   });
 });
 
+describe('moveToProject', () => {
+  it('moves each task as the single move does (next number, status kept, old key kept); one already there is not counted', async () => {
+    const { owner, workspaceId, project, tasks, ids } = await board(3);
+    const dest = await createProject(t, owner.token, workspaceId);
+    const there = await createTask(t, owner.token, dest.id, { title: 'Already there' });
+    await t.api.put(`/task/status/${ids[1]}`, { status: 'in-progress' }, owner.token);
+    const res = await bulk(owner.token, [ids[0], ids[1], there.id], 'moveToProject', dest.id.toUpperCase());
+    expect([res.status, res.body]).toEqual([200, { success: true, updatedCount: 2 }]);
+    const moved = await Promise.all([ids[0], ids[1]].map(async (id) => (await t.api.get(`/task/${id}`, owner.token)).body));
+    expect(moved.map((x) => [x.projectId, x.status])).toEqual([
+      [dest.id, 'to-do'],
+      [dest.id, 'in-progress'],
+    ]);
+    expect(moved.map((x) => x.number).sort()).toEqual([there.number + 1, there.number + 2]);
+    expect((await t.api.get(`/task/${ids[2]}`, owner.token)).body.projectId).toBe(project.id);
+    const former = await sql(t.databaseUrl, `SELECT task_id, number FROM task_former_key WHERE project_id = $1 ORDER BY number`, [project.id]);
+    expect(former.map((r) => [r.task_id, r.number])).toEqual([
+      [ids[0], tasks[0].number],
+      [ids[1], tasks[1].number],
+    ]);
+    expect((await historyOf([ids[0]])).map((a) => a.type)).toEqual(['moved']);
+  });
+
+  it('a destination the caller cannot see is 404, one of another workspace 400, a value that is not an id 400; nothing moves', async () => {
+    const a = await board(1);
+    const b = await board(1);
+    const foreign = await createProject(t, b.owner.token, b.workspaceId);
+    const hidden = await bulk(a.owner.token, a.ids, 'moveToProject', foreign.id);
+    expect([hidden.status, hidden.body]).toEqual([404, { message: 'Project not found' }]);
+    expect((await bulk(a.owner.token, a.ids, 'moveToProject', MISSING_ID)).body).toEqual({ message: 'Project not found' });
+    await sql(t.databaseUrl, `INSERT INTO member (organization_id, user_id, role) VALUES ($1, $2, 'owner')`, [b.workspaceId, a.owner.user.id]);
+    const across = await bulk(a.owner.token, a.ids, 'moveToProject', foreign.id);
+    expect([across.status, across.body]).toEqual([400, { message: 'Tasks can only be moved within the same workspace' }]);
+    const bad = await bulk(a.owner.token, a.ids, 'moveToProject', 'nope');
+    expect([bad.status, bad.body.message]).toEqual([400, 'value must be a project id']);
+    expect((await t.api.get(`/task/${a.ids[0]}`, a.owner.token)).body.projectId).toBe(a.project.id);
+    expect(await historyOf(a.ids)).toEqual([]);
+  });
+});
+
 describe('all or nothing', () => {
   it("a status that one task's project lacks refuses the whole request", async () => {
     const { owner, workspaceId, project, ids } = await board(1);
@@ -142,6 +182,7 @@ describe('permissions and input', () => {
     expect((await bulk(member.token, ids, 'removeLabel', 'x')).body).toEqual({ success: true, updatedCount: 0 });
     expect((await bulk(viewer.token, ids, 'updatePriority', 'high')).body).toEqual(forbidden('task:update'));
     expect((await bulk(viewer.token, ids, 'removeLabel', 'x')).body).toEqual(forbidden('label:update'));
+    expect((await bulk(viewer.token, ids, 'moveToProject', randomUUID())).body).toEqual(forbidden('task:update'));
     expect((await t.api.get(`/task/${ids[0]}`, owner.token)).body.priority).toBe('low');
   });
 
@@ -170,11 +211,11 @@ describe('permissions and input', () => {
       [{ taskIds: Array.from({ length: 501 }, () => randomUUID()), operation: 'delete' }, 'taskIds must contain no more than 500 elements'],
       [
         { taskIds: ids, operation: 'archive' },
-        'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, delete',
+        'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, moveToProject, delete',
       ],
       [
         { taskIds: ids, operation: '__proto__', value: 'x' },
-        'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, delete',
+        'operation must be one of the following values: updateStatus, updatePriority, updateAssignee, updateDueDate, addLabel, removeLabel, moveToProject, delete',
       ],
       [{ taskIds: ids, operation: 'updateStatus' }, 'value must be a status (1-100 characters)'],
       [{ taskIds: ids, operation: 'updateStatus', value: '' }, 'value must be a status (1-100 characters)'],

@@ -109,7 +109,7 @@ export class ImportTasksDto {
   tasks: Record<string, unknown>[];
 }
 
-export const BULK_OPERATIONS = ['updateStatus', 'updatePriority', 'updateAssignee', 'updateDueDate', 'addLabel', 'removeLabel', 'delete'] as const;
+export const BULK_OPERATIONS = ['updateStatus', 'updatePriority', 'updateAssignee', 'updateDueDate', 'addLabel', 'removeLabel', 'moveToProject', 'delete'] as const;
 export type BulkOperation = (typeof BULK_OPERATIONS)[number];
 
 /** What `value` must be for each operation, and the message when it is not. */
@@ -120,6 +120,7 @@ const VALUE_RULES: Record<BulkOperation, { ok: (v: unknown) => boolean; message:
   updateDueDate: { ok: (v) => v === null || v === '' || isTimestamp(v), message: 'value must be a valid ISO 8601 date string or null' },
   addLabel: { ok: (v) => typeof v === 'string' && v.length <= 100, message: 'value must be a label id' },
   removeLabel: { ok: (v) => typeof v === 'string' && v.trim().length >= 1 && v.length <= 100, message: 'value must be a label name' },
+  moveToProject: { ok: (v) => isUuid(v), message: 'value must be a project id' },
   delete: { ok: () => true, message: '' },
 };
 
@@ -146,7 +147,7 @@ export class BulkUpdateDto {
     type: String,
     nullable: true,
     description:
-      'updateStatus: a status; updatePriority: a priority; updateAssignee: a member\'s user id, "" or null (unassign); updateDueDate: a date or null (clear); addLabel: a catalogue label id; removeLabel: a label name; delete: none',
+      'updateStatus: a status; updatePriority: a priority; updateAssignee: a member\'s user id, "" or null (unassign); updateDueDate: a date or null (clear); addLabel: a catalogue label id; removeLabel: a label name; moveToProject: a project of the same workspace; delete: none',
   })
   @Allow()
   @ValidateBy({
