@@ -76,3 +76,33 @@ export async function startWebApp(): Promise<WebApp> {
     },
   };
 }
+
+/**
+ * A browser-test file's set-up in one call, at the top of the file: the service and a Chromium
+ * started before its tests and closed after them, a 90 s timeout per test (a browser journey takes
+ * several seconds, more on a loaded machine), and `newPage()` on the app's origin.
+ */
+export function useWebApp(): { readonly t: TestApp; readonly browser: Browser; readonly origin: string; newPage: () => ReturnType<typeof newPage> } {
+  jest.setTimeout(90_000);
+  let web: WebApp | undefined;
+  beforeAll(async () => {
+    web = await startWebApp();
+  }, 60_000);
+  afterAll(() => web?.close());
+  const started = () => {
+    if (!web) throw new Error('the web app is not started (useWebApp() belongs at the top of the file)');
+    return web;
+  };
+  return {
+    get t() {
+      return started().t;
+    },
+    get browser() {
+      return started().browser;
+    },
+    get origin() {
+      return started().origin;
+    },
+    newPage: () => newPage(started().browser, started().origin),
+  };
+}

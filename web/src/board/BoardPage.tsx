@@ -12,7 +12,7 @@ import {
   type DragEndEvent,
 } from '@dnd-kit/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, memo, Suspense, useCallback, useMemo, useState, type FormEvent, type KeyboardEventHandler, type PointerEventHandler } from 'react';
+import { lazy, memo, Suspense, useCallback, useMemo, useState, type FormEvent, type KeyboardEventHandler, type MouseEvent, type PointerEventHandler } from 'react';
 import { api, must } from '../api/client';
 import type { CardDetails, Column, Task } from '../api/types';
 import { Header } from '../shell/Header';
@@ -27,6 +27,9 @@ import { applyFilters, filtersQuery, isOverdue } from './filters';
 import { TaskFilterBar } from './TaskFilterBar';
 import { initials } from '../ui/avatar';
 import { priorityName } from '../ui/format';
+import { useSelection } from './selection';
+import { BulkBar } from './BulkBar';
+import { useBoardKeys, type SelectHow } from './board-keys';
 
 // The task panel (with its Markdown renderer) loads when a task is first opened.
 const TaskPanel = lazy(async () => ({ default: (await import('../task/TaskPanel')).TaskPanel }));
@@ -87,6 +90,19 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   const basePath = view === 'list' ? `/w/${workspaceId}/p/${projectId}/list` : `/w/${workspaceId}/p/${projectId}`;
   const search = filtersQuery(filters);
   const open = useCallback((t: Task) => navigate(`${basePath}/t/${t.id}${search}`), [basePath, search]);
+  // What a shift-click selects a run of: the tasks in the order they are shown (column by column on the board).
+  const order = useMemo(
+    () => (view === 'list' ? shown : (columns.data ?? []).flatMap((c) => shown.filter((t) => t.status === c.slug))).map((t) => t.id),
+    [view, shown, columns.data],
+  );
+  const selection = useSelection(order);
+  const { toggle, extendTo } = selection;
+  const select = useCallback((id: string, how: SelectHow) => (how === 'range' ? extendTo(id) : toggle(id)), [toggle, extendTo]);
+  const selectedTasks = useMemo(() => {
+    const byId = new Map(active.map((t) => [t.id, t]));
+    return selection.ids.flatMap((id) => byId.get(id) ?? []);
+  }, [active, selection.ids]);
+  useBoardKeys({ selection, openTaskId: taskId, onOpen: (id) => navigate(`${basePath}/t/${id}${search}`) });
 
   const move = useMutation({
     // Keyed so the live stream can leave the board alone while a move is on its way (web/src/live.ts).
@@ -204,11 +220,23 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
           />
         )}
         {view === 'list' && columns.data && tasks.data && project.data && (
-          <ListView workspaceId={workspaceId} shown={shown} columns={columns.data} projectSlug={project.data.slug} onOpen={open} />
+          <>
+            {can('task', 'create') && columns.data[0] && <QuickCreate projectId={projectId} status={columns.data[0].slug} columnName={columns.data[0].name} />}
+            <ListView
+              workspaceId={workspaceId}
+              shown={shown}
+              columns={columns.data}
+              projectSlug={project.data.slug}
+              onOpen={open}
+              isSelected={selection.has}
+              onSelect={select}
+              onSelectAll={(all) => (all ? selection.add(order) : selection.clear())}
+            />
+          </>
         )}
         {view === 'board' && columns.data && tasks.data && project.data && (
           <DndContext sensors={sensors} collisionDetection={columnUnder} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
-            <div className="board" role="list" aria-label="Columns">
+            <div className={`board${selection.ids.length > 0 ? ' selecting' : ''}`} role="list" aria-label="Columns">
               {columns.data.map((c) => (
                 <BoardColumn
                   key={c.id}
@@ -221,10 +249,15 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
                   detailsOf={detailsOf}
                   nameOf={nameOf}
                   onOpen={open}
+                  isSelected={selection.has}
+                  onSelect={select}
                 />
               ))}
             </div>
           </DndContext>
+        )}
+        {selectedTasks.length > 0 && columns.data && (
+          <BulkBar workspaceId={workspaceId} projectId={projectId} selected={selectedTasks} columns={columns.data} detailsOf={detailsOf} onClear={selection.clear} />
         )}
         {taskId && (
           <Suspense fallback={<Loading what="the task" />}>
@@ -257,6 +290,8 @@ function BoardColumn(props: {
   detailsOf: Map<string, CardDetails>;
   nameOf: Map<string, string>;
   onOpen: (t: Task) => void;
+  isSelected: (id: string) => boolean;
+  onSelect: (id: string, how: SelectHow) => void;
 }) {
   const { column, tasks } = props;
   const { setNodeRef, isOver } = useDroppable({ id: column.slug });
@@ -276,6 +311,8 @@ function BoardColumn(props: {
             details={props.detailsOf.get(t.id)}
             assignee={t.userId ? (props.nameOf.get(t.userId) ?? '') : null}
             onOpen={props.onOpen}
+            selected={props.isSelected(t.id)}
+            onSelect={props.onSelect}
           />
         ))}
       </ul>
@@ -295,8 +332,17 @@ const TaskCard = memo(function TaskCard(props: {
   details: CardDetails | undefined;
   assignee: string | null;
   onOpen: (t: Task) => void;
+  selected: boolean;
+  onSelect: (id: string, how: SelectHow) => void;
 }) {
   const { task, details, assignee } = props;
+  const taskKey = `${props.projectSlug}-${task.number}`;
+  // Shift-click selects a run, Ctrl- or ⌘-click one more; a plain click opens the task.
+  const onClick = (e: MouseEvent) => {
+    if (e.shiftKey) props.onSelect(task.id, 'range');
+    else if (e.ctrlKey || e.metaKey) props.onSelect(task.id, 'toggle');
+    else props.onOpen(task);
+  };
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: task.id, disabled: !props.canMove });
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
   const overdue = isOverdue(task);
@@ -305,16 +351,13 @@ const TaskCard = memo(function TaskCard(props: {
     <li
       ref={setNodeRef}
       style={style}
-      className={`card${isDragging ? ' dragging' : ''}`}
+      className={`card${isDragging ? ' dragging' : ''}${props.selected ? ' selected' : ''}`}
       data-task={task.id}
       onPointerDown={props.canMove ? (listeners?.onPointerDown as PointerEventHandler<HTMLLIElement> | undefined) : undefined}
     >
       <div className="card-body">
-        <button type="button" className="card-open" onClick={() => props.onOpen(task)}>
-          <span className="key">
-            {props.projectSlug}-{task.number}
-          </span>{' '}
-          <span className="card-title">{task.title}</span>
+        <button type="button" className="card-open" data-task-open onClick={onClick}>
+          <span className="key">{taskKey}</span> <span className="card-title">{task.title}</span>
         </button>
         <div className="card-meta">
           {task.priority !== 'no-priority' && <span className={`chip priority-${task.priority}`}>{priorityName(task.priority)}</span>}
@@ -348,6 +391,14 @@ const TaskCard = memo(function TaskCard(props: {
           )}
         </div>
       </div>
+      <input
+        type="checkbox"
+        className="select-task"
+        checked={props.selected}
+        aria-label={`Select ${taskKey}`}
+        onClick={(e) => props.onSelect(task.id, e.shiftKey ? 'range' : 'toggle')}
+        onChange={() => undefined}
+      />
       {props.canMove && (
         <button
           type="button"

@@ -3,6 +3,7 @@ import { useMembers } from '../api/workspace-queries';
 import type { Column, Task } from '../api/types';
 import { Empty } from '../ui/States';
 import { priorityName } from '../ui/format';
+import type { SelectHow } from './board-keys';
 
 /** The project's tasks (filtered and sorted by the filter bar) as a table. */
 export function ListView({
@@ -11,15 +12,22 @@ export function ListView({
   columns,
   projectSlug,
   onOpen,
+  isSelected,
+  onSelect,
+  onSelectAll,
 }: {
   workspaceId: string;
   shown: Task[];
   columns: Column[];
   projectSlug: string;
   onOpen: (t: Task) => void;
+  isSelected: (id: string) => boolean;
+  onSelect: (id: string, how: SelectHow) => void;
+  onSelectAll: (all: boolean) => void;
 }) {
   const members = useMembers(workspaceId);
   const nameOf = useMemo(() => new Map(members.data?.map((m) => [m.userId, m.user?.name ?? ''])), [members.data]);
+  const count = shown.filter((t) => isSelected(t.id)).length;
   return (
     <section aria-label="Task list">
       {shown.length === 0 ? (
@@ -28,6 +36,18 @@ export function ListView({
         <table className="task-table">
           <thead>
             <tr>
+              <th scope="col" className="select-col">
+                <input
+                  type="checkbox"
+                  className="select-task"
+                  aria-label="Select every task shown"
+                  checked={count > 0 && count === shown.length}
+                  ref={(el) => {
+                    if (el) el.indeterminate = count > 0 && count < shown.length;
+                  }}
+                  onChange={(e) => onSelectAll(e.target.checked)}
+                />
+              </th>
               <th scope="col">Key</th>
               <th scope="col">Title</th>
               <th scope="col">Status</th>
@@ -38,12 +58,27 @@ export function ListView({
           </thead>
           <tbody>
             {shown.map((t) => (
-              <tr key={t.id}>
+              <tr key={t.id} data-task={t.id} className={isSelected(t.id) ? 'selected' : undefined}>
+                <td className="select-col">
+                  <input
+                    type="checkbox"
+                    className="select-task"
+                    checked={isSelected(t.id)}
+                    aria-label={`Select ${projectSlug}-${t.number}`}
+                    onClick={(e) => onSelect(t.id, e.shiftKey ? 'range' : 'toggle')}
+                    onChange={() => undefined}
+                  />
+                </td>
                 <td className="key">
                   {projectSlug}-{t.number}
                 </td>
                 <td>
-                  <button type="button" className="link" onClick={() => onOpen(t)}>
+                  <button
+                    type="button"
+                    className="link"
+                    data-task-open
+                    onClick={(e) => (e.shiftKey ? onSelect(t.id, 'range') : e.ctrlKey || e.metaKey ? onSelect(t.id, 'toggle') : onOpen(t))}
+                  >
                     {t.title}
                   </button>
                 </td>

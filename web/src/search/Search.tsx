@@ -5,16 +5,17 @@ import type { Project, SearchComment, Task } from '../api/types';
 import { navigate } from '../app/router';
 import { useProjects } from '../api/workspace-queries';
 import { Empty, ErrorState, Loading } from '../ui/States';
+import { notForShortcuts } from '../shell/Shortcuts';
 
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
-/** The "Search" button of the top bar, and Ctrl-K (⌘K) from anywhere: both open the search dialog. */
+/** The "Search" button of the top bar, and Ctrl-K (⌘K) or `/` from anywhere: each opens the search dialog. */
 export function SearchButton({ workspaceId }: { workspaceId: string | null }) {
   const [open, setOpen] = useState(false);
   const returnTo = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+      if (((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') || (e.key === '/' && !notForShortcuts(e))) {
         e.preventDefault();
         if (!open) {
           returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -30,7 +31,7 @@ export function SearchButton({ workspaceId }: { workspaceId: string | null }) {
       <button
         type="button"
         className="search-button"
-        aria-keyshortcuts="Control+K Meta+K"
+        aria-keyshortcuts="Control+K Meta+K /"
         onClick={(e) => {
           returnTo.current = e.currentTarget;
           setOpen(true);

@@ -8,6 +8,7 @@ import { useSession } from '../api/session';
 import { Button, Header as MenuHeader, Menu, MenuItem, MenuSection, MenuTrigger, Popover, Separator } from 'react-aria-components';
 import { setTheme, useTheme, type ThemeChoice } from '../ui/theme';
 import { Avatar } from '../ui/avatar';
+import { ShortcutsSheet, showShortcuts } from './Shortcuts';
 
 /** The top bar: the workspace switcher, search (Ctrl-K), the notifications bell, the account (the user's name) and sign-out. */
 export function Header({ workspaceId, title }: { workspaceId: string | null; title?: string }) {
@@ -63,6 +64,7 @@ export function Header({ workspaceId, title }: { workspaceId: string | null; tit
         <NotificationBell workspaceId={workspaceId} />
         {session.data && <AccountMenu name={session.data.user.name} onSignOut={() => signOut.mutate()} />}
       </div>
+      <ShortcutsSheet />
     </header>
   );
 }
@@ -89,6 +91,7 @@ function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void 
           onAction={(key) => {
             if (key === 'account') navigate('/account');
             else if (key === 'notifications') navigate('/account/notifications');
+            else if (key === 'shortcuts') showShortcuts();
             else if (key === 'sign-out') onSignOut();
           }}
         >
@@ -97,6 +100,9 @@ function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void 
           </MenuItem>
           <MenuItem id="notifications" className="menu-item">
             Notification settings
+          </MenuItem>
+          <MenuItem id="shortcuts" className="menu-item">
+            Keyboard shortcuts <kbd className="shortcut">?</kbd>
           </MenuItem>
           <Separator className="menu-separator" />
           <MenuSection

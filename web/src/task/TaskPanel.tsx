@@ -14,6 +14,7 @@ import { TaskActions } from './TaskActions';
 import { TaskTime } from './TaskTime';
 import { TaskComments } from './TaskComments';
 import { TaskDescription } from './TaskDescription';
+import { takeTitleEdit, watchTitleEdit } from './edit-request';
 
 /** `2026-11-27T00:00:00.000Z` → `2026-11-27` for a date input, and back. */
 const toDateInput = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -118,9 +119,11 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
 }
 
 function TitleField({ task, editable, onSave }: { task: Task; editable: boolean; onSave: (title: string) => void }) {
-  const [editing, setEditing] = useState(false);
+  // Opened for editing by the `e` shortcut (edit-request.ts), before or while the panel shows the task.
+  const [editing, setEditing] = useState(() => editable && takeTitleEdit(task.id));
   const [title, setTitle] = useState(task.title);
   useEffect(() => setTitle(task.title), [task.title]);
+  useEffect(() => (editable ? watchTitleEdit(task.id, () => setEditing(true)) : undefined), [task.id, editable]);
   if (!editing)
     return (
       <h2 id="task-title" className="task-title">
