@@ -9,7 +9,7 @@ import { MyPermissionsRecord } from './my-permissions.record';
 import { OrganizationService } from './organization.service';
 import { ORG_IN_BODY, ORG_IN_QUERY } from './organization.scopes';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
-import { FullWorkspaceSchema, InvitationRecordSchema, MemberWithUserSchema, RoleRecordSchema, TeamRecordSchema, WorkspaceRecordSchema } from '../organization/organization.schema';
+import { FullWorkspaceSchema, InvitationListedSchema, MemberWithUserSchema, RoleRecordSchema, TeamRecordSchema, WorkspaceRecordSchema } from '../organization/organization.schema';
 
 @ApiTags('organization')
 @ApiBearerAuth()
@@ -84,9 +84,9 @@ export class OrganizationController {
   }
 
   @Get('list-invitations')
-  @ApiAnswer('Invitation[]', [InvitationRecordSchema])
+  @ApiAnswer('Invitation[], each with its accept link', [InvitationListedSchema])
   @RequirePermission('workspace', 'read', ORG_IN_QUERY)
-  @ApiOperation({ summary: "The workspace's invitations; needs invitation:create or invitation:cancel" })
+  @ApiOperation({ summary: "The workspace's invitations, each with its accept link; needs invitation:create or invitation:cancel" })
   @ApiErrors(
     [400, 'No active organization'],
     [403, 'Insufficient permissions: invitation:create or invitation:cancel is needed', 'Insufficient API key scope'],
@@ -94,7 +94,7 @@ export class OrganizationController {
   )
   listInvitations(@CurrentUser() user: AuthUser, @Scope() scope: ResolvedScope, @Query() _q: OptionalOrganizationIdQuery) {
     assertCanSeeInvitations(scope, user);
-    return this.orgs.listInvitations(scope.workspaceId);
+    return this.orgs.listInvitationsWithLinks(scope.workspaceId);
   }
 
   @Get('list-teams')

@@ -46,15 +46,20 @@ export class InvitationRecordSchema {
   @TimeProp() createdAt: string;
 }
 
+/** list-invitations' entries: the invitation and its accept link. */
+@ApiSchema({ name: 'InvitationListed' })
+export class InvitationListedSchema extends InvitationRecordSchema {
+  @TextProp({ description: 'the accept link the email carries (`{CLIENT_URL}/invitation/accept/{id}`)' }) link: string;
+}
+
 /** invite-member's answer: the invitation, whether its email will be sent, and its accept link. */
 @ApiSchema({ name: 'InvitationSent' })
-export class InvitationSentSchema extends InvitationRecordSchema {
+export class InvitationSentSchema extends InvitationListedSchema {
   @FlagProp({
     description:
       'true when the server has an email server (SMTP_HOST) and the worker will email the invitation; false when nothing is sent and the link must be handed over another way',
   })
   emailSent: boolean;
-  @TextProp({ description: 'the accept link the email carries (`{CLIENT_URL}/invitation/accept/{id}`)' }) link: string;
 }
 
 /** User invitation (toUserInvitationRecord): an invitation as its addressee sees it. */

@@ -1,14 +1,16 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { CryptoService } from '../../common/crypto/crypto.service';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { isUniqueViolation } from '../../database/sql';
 import { AuthService } from '../auth/auth.service';
 import { toUserRecord } from '../auth/user.record';
 import { UserRepository } from '../auth/user.repository';
 import { CreateOrganizationDto, WorkspaceFieldsDto } from './dto/organization.dto';
+import { invitationAcceptUrl } from './invitation-email.composer';
 import { toInvitationRecord } from './invitation.record';
 import { InvitationRepository } from './invitation.repository';
 import { toMemberRecord } from './member.record';
@@ -45,6 +47,7 @@ export class OrganizationService {
     private readonly teams: TeamRepository,
     private readonly roles: RoleRepository,
     private readonly users: UserRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** What the caller's roles allow in the scope's workspace, narrowed by its API key's scopes. */
@@ -138,6 +141,14 @@ export class OrganizationService {
 
   async listInvitations(workspaceId: string) {
     return (await this.invitations.listInWorkspace(workspaceId)).map(toInvitationRecord);
+  }
+
+  /**
+   * list-invitations' answer: each invitation with its accept `link` (the one invite-member answers
+   * and the email carries), so that a pending one can be handed over again, whenever it was made.
+   */
+  async listInvitationsWithLinks(workspaceId: string) {
+    return (await this.listInvitations(workspaceId)).map((i) => ({ ...i, link: invitationAcceptUrl(this.config.clientUrl, i.id) }));
   }
 
   async listTeams(workspaceId: string) {

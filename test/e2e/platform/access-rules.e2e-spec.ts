@@ -70,6 +70,9 @@ describe('1. pending invitations are visible only to members who manage invitati
     const ownerList = await t.api.get(`${ORG}/list-invitations?organizationId=${ws.id}`, owner.token);
     expect(ownerList.status).toBe(200);
     expect(ownerList.body.map((i: any) => i.id)).toEqual([inv.body.id]);
+    // With the accept link invite-member answered, to hand over again later.
+    expect(ownerList.body[0].link).toBe(inv.body.link);
+    expect(inv.body.link).toMatch(new RegExp(`/invitation/accept/${inv.body.id}$`));
     const ownerFull = await t.api.get(`${ORG}/get-full-organization?organizationId=${ws.id}`, owner.token);
     expect(ownerFull.body.invitations.map((i: any) => i.id)).toEqual([inv.body.id]);
   });
