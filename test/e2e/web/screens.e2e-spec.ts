@@ -64,6 +64,15 @@ it('the main screens render what they are for', async () => {
     await page.getByText('Live', { exact: true }).waitFor();
     await shot(page, 'board');
 
+    // Two tasks selected: the bulk actions bar.
+    await card(page, titles[0]).focus();
+    await page.keyboard.press('x');
+    await card(page, titles[2]).click({ modifiers: ['Shift'] });
+    await page.getByRole('toolbar', { name: 'Selected tasks' }).getByText('3 selected').waitFor();
+    await shot(page, 'board-selected');
+    await page.keyboard.press('Escape');
+    await page.getByRole('toolbar', { name: 'Selected tasks' }).waitFor({ state: 'detached' });
+
     await card(page, titles[0]).click();
     await page.getByRole('dialog').getByText('First sketch is in the shared folder.').waitFor();
     await shot(page, 'task');
