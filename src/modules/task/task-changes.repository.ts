@@ -284,10 +284,10 @@ export class TaskChangesRepository {
     return diff.activities.some((a) => Object.hasOwn(EVENT_KIND_OF_HISTORY, a.type)) ? this.written(row, m) : row;
   }
 
-  /** The order of one column's tasks (REORDER_SQL): the first listed task not in it, or null when written. */
-  async reorder(workspaceId: string, projectId: string, status: string, taskIds: string[]): Promise<string | null> {
-    const [row] = await preparedRows<{ missing: string | null }>(this.ds.manager, 'task_reorder', REORDER_SQL, [projectId, workspaceId, status, taskIds]);
-    return row.missing;
+  /** The order of one column's tasks (REORDER_SQL): the first listed task not in it (nothing written), and how many positions changed. */
+  async reorder(workspaceId: string, projectId: string, status: string, taskIds: string[]): Promise<{ missing: string | null; moved: number }> {
+    const [row] = await preparedRows<{ missing: string | null; moved: number }>(this.ds.manager, 'task_reorder', REORDER_SQL, [projectId, workspaceId, status, taskIds]);
+    return row;
   }
 
   /**

@@ -1,4 +1,5 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
@@ -7,6 +8,8 @@ import { ResolvedScope } from '../../common/decorators/require-permission.decora
 import { isUuid } from '../../common/pipes/id.pipe';
 import { AccessService } from '../../common/permissions/access.service';
 import { hasPermission, insufficientPermissions } from '../../common/permissions/permissions';
+import { liveData } from '../../redis/live-entry';
+import { LiveStreams } from '../../redis/live-streams';
 import { invalidStatusMessage } from '../column/board-statuses';
 import { CreateTaskDto, ListTasksQuery, MoveTaskDto } from './dto/task.dto';
 import { diffTask, isEmptyDiff, TaskPatch } from './task-changes';
@@ -31,7 +34,9 @@ export class TaskService {
     private readonly access: AccessService,
     private readonly tasks: TaskRepository,
     private readonly changes: TaskChangesRepository,
+    private readonly live: LiveStreams,
   ) {}
+  private readonly logger = new Logger(TaskService.name);
 
   /** One statement after the guard: the hot read path (GET /task/:id). */
   async get(workspaceId: string, id: string): Promise<TaskRecord> {
@@ -99,9 +104,26 @@ export class TaskService {
       seen.add(id);
     }
     if (!taskIds.length) return {};
-    const missing = await this.changes.reorder(workspaceId, projectId, status, taskIds);
+    const { missing, moved } = await this.changes.reorder(workspaceId, projectId, status, taskIds);
     if (missing) throw new BadRequestException(`Task ${missing} is not in column ${status} of this project`);
+    if (moved > 0) await this.signalReorder(workspaceId, projectId, status, taskIds);
     return {};
+  }
+
+  /**
+   * A new order is not a task event (no webhook, no activity), but the boards open on the project
+   * should show it: a live-only `task.reordered` entry on the workspace's stream once it has
+   * committed (docs/live-events.md). Best effort: the order is written; a stream that misses the
+   * signal shows it at its next fetch.
+   */
+  private async signalReorder(workspaceId: string, projectId: string, status: string, taskIds: string[]): Promise<void> {
+    const entry = { id: `reorder:${randomUUID()}`, event: 'task.reordered', userId: null };
+    const data = liveData({ kind: 'taskReordered', workspaceId, project: { id: projectId }, status, taskIds, at: new Date().toISOString() });
+    try {
+      await this.live.append(new Map([[workspaceId, [{ ...entry, data }]]]));
+    } catch (err) {
+      this.logger.warn(`the live reorder signal of project ${projectId} was not sent: ${(err as Error).message}`);
+    }
   }
 
   async list(workspaceId: string, projectId: string, q: ListTasksQuery) {

@@ -65,6 +65,30 @@ describe('GET /api/events', () => {
     }
   });
 
+  it('a reorder within a column reaches the streams of both processes as task.reordered, once, and only when an order changed', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(api);
+    const project = await createProject(api, owner.token, workspaceId);
+    const a = await createTask(api, owner.token, project.id, { title: 'A', status: 'to-do' });
+    const b = await createTask(api, owner.token, project.id, { title: 'B', status: 'to-do' });
+    const onPeer = await open(peer, workspaceId, bearer(owner.token));
+    const onApi = await open(api, workspaceId, bearer(owner.token));
+    const reorder = (taskIds: string[]) => api.api.put(`/task/reorder/${project.id}`, { status: 'to-do', taskIds }, owner.token);
+
+    expect((await reorder([b.id, a.id])).status).toBe(200);
+    for (const s of [onPeer, onApi]) {
+      const [signal] = await until('the reorder on the stream', () => s.of('task.reordered').length > 0 && s.of('task.reordered'));
+      expect(signal.id).toMatch(/^reorder:/);
+      expect(JSON.parse(signal.data)).toMatchObject({ kind: 'taskReordered', workspaceId, project: { id: project.id }, status: 'to-do', taskIds: [b.id, a.id] });
+    }
+    // The same order again changes nothing and signals nothing; a refused one neither. A status
+    // change after them is the next entry on the stream.
+    expect((await reorder([b.id, a.id])).status).toBe(200);
+    expect((await reorder([a.id, MISSING_ID])).status).toBe(400);
+    expect((await setStatus(api, owner.token, a.id, 'done')).status).toBe(200);
+    await until('the status change after them', () => onApi.of('task.status_changed').length > 0);
+    expect(onApi.events.filter((e) => e.event === 'task.reordered')).toHaveLength(1);
+  });
+
   it("a member's own in-app notifications, and nobody else's", async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(api);
     const bob = await userWithRole(api, workspaceId, 'member');

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../../support/app';
 import { rawGet } from '../../support/raw-http';
 import { TcpProxy } from '../../support/tcp-proxy';
@@ -21,6 +21,16 @@ beforeAll(async () => {
 afterAll(() => web?.close());
 
 const newPage = () => openPage(browser, origin);
+
+/** Signs each page in as its user and opens the board at `path` on all of them, following the live events. */
+async function liveBoards(pages: Page[], users: { user: { email: string } }[], path: string): Promise<void> {
+  for (const [i, p] of pages.entries()) {
+    await signIn(p, users[i].user.email, 'correct horse battery');
+    await p.waitForURL((u) => u.pathname.startsWith('/w/'));
+    await p.goto(path);
+    await p.getByText('Live', { exact: true }).waitFor();
+  }
+}
 
 describe('the web app', () => {
   it('the main journey: sign up, a workspace, a project, tasks, drag between columns, open one, comment', async () => {
@@ -345,13 +355,7 @@ describe('the web app', () => {
     const a = await newPage();
     const b = await newPage();
     try {
-      await signIn(a.page, owner.user.email, 'correct horse battery');
-      await signIn(b.page, bob.user.email, 'correct horse battery');
-      for (const p of [a.page, b.page]) {
-        await p.waitForURL((u) => u.pathname.startsWith('/w/'));
-        await p.goto(`/w/${workspaceId}/p/${project.id}`);
-        await p.getByText('Live', { exact: true }).waitFor();
-      }
+      await liveBoards([a.page, b.page], [owner, bob], `/w/${workspaceId}/p/${project.id}`);
       // A moves it in the task panel; B's board follows.
       await card(a.page, 'Watch me move').click();
       await a.page.getByRole('dialog').getByLabel('Status').selectOption('done');
@@ -359,6 +363,29 @@ describe('the web app', () => {
       // A change through the API (as the command line makes) shows in both.
       expect((await t.api.put(`/task/title/${task.id}`, { title: 'Moved by the CLI' }, owner.token)).status).toBe(200);
       for (const p of [a.page, b.page]) await card(p, 'Moved by the CLI').waitFor({ timeout: 5_000 });
+      expect([...a.problems, ...b.problems]).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('a new order within a column, dragged on one board, shows on another open board without reload', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(t);
+    const bob = await userWithRole(t, workspaceId, 'member');
+    const project = await createProject(t, owner.token, workspaceId, { name: 'Live order' });
+    for (const title of ['First one', 'Second one', 'Third one']) await createTask(t, owner.token, project.id, { title });
+    const a = await newPage();
+    const b = await newPage();
+    const shown = (p: typeof a.page) => p.locator('[data-column="to-do"] button.card-open').evaluateAll((els) => els.map((e) => e.textContent?.replace(/^\S+-\d+\s*/, '')).join());
+    try {
+      await liveBoards([a.page, b.page], [owner, bob], `/w/${workspaceId}/p/${project.id}`);
+      for (const p of [a.page, b.page]) await card(p, 'Third one').waitFor();
+      const to = (await card(a.page, 'First one').boundingBox())!;
+      await dragTo(a.page, a.page.getByRole('button', { name: 'Move Third one' }), to.x + to.width / 2, to.y + to.height / 4);
+      await until("the new order on A's board", async () => (await shown(a.page)) === 'Third one,First one,Second one');
+      // B did nothing: its board follows the stream's reorder signal.
+      await until("and on B's", async () => (await shown(b.page)) === 'Third one,First one,Second one', 5_000);
       expect([...a.problems, ...b.problems]).toEqual([]);
     } finally {
       await a.close();

@@ -51,6 +51,11 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
     if (event.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', event.task.id] });
   };
   for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
+  // A new order within a column: no task changed, only the board of its project is fetched again.
+  source.addEventListener('task.reordered', (e: MessageEvent<string>) => {
+    const projectId = (JSON.parse(e.data) as { project?: { id?: string } }).project?.id;
+    if (queryClient.isMutating({ mutationKey: ['move', projectId] }) === 0) void queryClient.invalidateQueries({ queryKey: ['tasks', projectId] });
+  });
   source.addEventListener('notification', () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }));
   source.addEventListener('reset', () => void queryClient.invalidateQueries());
   return conn;
@@ -58,7 +63,8 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
 
 /**
  * Follows the workspace's live events (GET /api/events, docs/live-events.md): a task event makes
- * the views of its project and task (and its delivery logs) fetch again; a notification, the bell; after a lost
+ * the views of its project and task (and its delivery logs) fetch again; a reorder, its project's
+ * board; a notification, the bell; after a lost
  * connection (the browser reconnects by itself) or a `reset`, everything is fetched again.
  */
 export function useLiveEvents(workspaceId: string): LiveState {
