@@ -36,12 +36,12 @@ function benchEnv(overrides) {
 }
 
 /**
- * Starts the built service (dist/main.js) in `role`; logs an exit that was not asked for. Its
+ * Starts the built service (`root`/dist/main.js, this checkout's by default) in `role`; logs an exit that was not asked for. Its
  * standard output (the JSON log) goes to `$BENCH_SERVICE_LOG.<role>.log` when that is set.
  */
-function startService(role, env, nodeArgs = []) {
+function startService(role, env, nodeArgs = [], root = path.join(__dirname, '..')) {
   const logFile = process.env.BENCH_SERVICE_LOG;
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'main.js')], {
     env: { ...env, APP_ROLES: role },
     stdio: ['ignore', logFile ? fs.openSync(`${logFile}.${role}.log`, 'a') : 'ignore', 'inherit'],
   });

@@ -5,13 +5,24 @@
 // - the JavaScript and CSS of the first load, gzipped (what the page's index.html references);
 // - a board of that many tasks interactive: from the navigation's start to every card on the page
 //   (the browser's own clock, performance.now()), BENCH_WEB_LOADS times (default 5);
-// - a drag-move re-rendered: from the pointer's release over another column to the card in that
-//   column in the DOM (the optimistic update), BENCH_WEB_DRAGS times (default 20): p50, p95.
-// Settings: BENCH_WEB_TASKS, BENCH_WEB_LOADS, BENCH_WEB_DRAGS, BENCH_PORT (3116),
-// BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench_web), REDIS_URL.
+// - a pointer move during a drag: the page's main-thread work for it, from the first listener of the
+//   event to a task queued after its handlers, React's render and the frame that draws it (not the
+//   input's wait for its frame), every move of every drag: p50, p95;
+// - a drop re-rendered: from the pointer's release over another column to the card in that column
+//   in the DOM (the optimistic update), BENCH_WEB_DRAGS times per round (default 20): p50, p95.
+// Cards are dragged by their body (the whole card drags), as a person does.
+// With BENCH_WEB_BASE (a git revision, e.g. HEAD~1) the build of that revision is measured too, in a
+// worktree under the system's temporary directory (built there with this checkout's node_modules),
+// on a database of its own: the two alternate, round by round (BENCH_WEB_ROUNDS, default 3 with a
+// base, else 1), so that both see the same load of the machine.
+// Settings: BENCH_WEB_PROFILE (a file name: the first round's CPU profile of the drags), BENCH_WEB_TASKS, BENCH_WEB_LOADS, BENCH_WEB_DRAGS, BENCH_WEB_ROUNDS, BENCH_WEB_BASE,
+// BENCH_PORT (3116; the base on the next port), BENCH_DATABASE_URL
+// (postgres://postgres@127.0.0.1:5432/tandem_bench_web; the base's gets `_base`), REDIS_URL.
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
+const { execFileSync } = require('node:child_process');
 const chromium = require('@sparticuz/chromium');
 const { chromium: playwright } = require('playwright-core');
 const { benchEnv, flushRedis, jsonClient, recreateDatabase, startService, stopAll, waitFor } = require('./admin');
@@ -19,76 +30,115 @@ const { benchEnv, flushRedis, jsonClient, recreateDatabase, startService, stopAl
 const TASKS = Number(process.env.BENCH_WEB_TASKS ?? 500);
 const LOADS = Number(process.env.BENCH_WEB_LOADS ?? 5);
 const DRAGS = Number(process.env.BENCH_WEB_DRAGS ?? 20);
+const BASE = process.env.BENCH_WEB_BASE;
+const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? (BASE ? 3 : 1));
 const PORT = Number(process.env.BENCH_PORT ?? 3116);
 const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem_bench_web';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const ORIGIN = `http://127.0.0.1:${PORT}`;
-const call = jsonClient(`${ORIGIN}/api`);
+const HERE = path.join(__dirname, '..');
+const STATUSES = ['to-do', 'in-progress', 'in-review', 'done'];
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const git = (...args) => execFileSync('git', args, { cwd: HERE, encoding: 'utf8' }).trim();
+
+/** The checkout of `rev` in a worktree of its own, built; returns its directory. */
+function buildBase(rev) {
+  const sha = git('rev-parse', '--short', rev);
+  const dir = path.join(os.tmpdir(), `tandem-bench-web-${sha}`);
+  if (!fs.existsSync(path.join(dir, 'dist', 'main.js'))) {
+    if (!fs.existsSync(dir)) git('worktree', 'add', '--detach', dir, sha);
+    if (!fs.existsSync(path.join(dir, 'node_modules'))) fs.symlinkSync(path.join(HERE, 'node_modules'), path.join(dir, 'node_modules'));
+    console.log(`building ${sha} in ${dir}`);
+    execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'inherit' });
+  }
+  return { name: sha, root: dir };
+}
 
 /** The gzipped size of the scripts and styles index.html loads. */
-function firstLoadBytes() {
-  const dir = path.join(__dirname, '..', 'dist', 'web');
+function firstLoadBytes(root) {
+  const dir = path.join(root, 'dist', 'web');
   const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
   const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
   const size = (ext) => files.filter((f) => f.endsWith(ext)).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
   return { js: size('.js'), css: size('.css') };
 }
 
-async function main() {
-  await recreateDatabase(DB_URL);
-  await flushRedis(REDIS_URL, 'bench_web');
-  const service = startService('api,worker', benchEnv({ PORT: String(PORT), DATABASE_URL: DB_URL, REDIS_URL, QUEUE_PREFIX: 'bench_web', PUBLIC_API_URL: ORIGIN }));
-  let browser;
-  try {
-    await waitFor('the service', async () => (await call('GET', '/health').catch(() => ({}))).status === 200);
-    const email = `bench-${Date.now()}@example.test`;
-    const password = 'benchmark-password';
-    const token = (await call('POST', '/auth/sign-up/email', { name: 'Bench', email, password })).body.token;
-    const ws = (await call('POST', '/auth/organization/create', { name: 'Bench' }, token)).body;
-    const project = (await call('POST', '/project', { name: 'Web bench', workspaceId: ws.id }, token)).body;
-    const statuses = ['to-do', 'in-progress', 'in-review', 'done'];
-    for (let i = 0; i < TASKS; i += 20) {
-      await Promise.all(
-        Array.from({ length: Math.min(20, TASKS - i) }, (_, k) =>
-          call('POST', `/task/${project.id}`, { title: `Task ${i + k + 1} of the bench`, status: statuses[(i + k) % 4] }, token),
-        ),
-      );
-    }
+/** Starts the build at `root` on a database and port of its own and seeds its board. */
+async function setUp({ name, root }, i) {
+  const port = PORT + i;
+  const origin = `http://127.0.0.1:${port}`;
+  const dbUrl = i === 0 ? DB_URL : `${DB_URL}_base`;
+  const prefix = `bench_web${i}`;
+  await recreateDatabase(dbUrl);
+  await flushRedis(REDIS_URL, prefix);
+  const service = startService('api,worker', benchEnv({ PORT: String(port), DATABASE_URL: dbUrl, REDIS_URL, QUEUE_PREFIX: prefix, PUBLIC_API_URL: origin }), [], root);
+  const call = jsonClient(`${origin}/api`);
+  await waitFor(`the service of ${name}`, async () => (await call('GET', '/health').catch(() => ({}))).status === 200);
+  const email = `bench-${Date.now()}@example.test`;
+  const password = 'benchmark-password';
+  const token = (await call('POST', '/auth/sign-up/email', { name: 'Bench', email, password })).body.token;
+  const ws = (await call('POST', '/auth/organization/create', { name: 'Bench' }, token)).body;
+  const project = (await call('POST', '/project', { name: 'Web bench', workspaceId: ws.id }, token)).body;
+  for (let k = 0; k < TASKS; k += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, TASKS - k) }, (_, j) =>
+        call('POST', `/task/${project.id}`, { title: `Task ${k + j + 1} of the bench`, status: STATUSES[(k + j) % 4] }, token),
+      ),
+    );
+  }
+  return { name, root, origin, call, token, email, password, boardUrl: `/w/${ws.id}/p/${project.id}`, service, loads: [], moves: [], drops: [], missed: 0 };
+}
 
-    browser = await playwright.launch({
-      executablePath: await chromium.executablePath(),
-      headless: true,
-      args: [...chromium.args.filter((a) => a !== '--single-process' && !a.startsWith('--headless')), '--disable-background-networking', '--no-first-run'],
-    });
-    const context = await browser.newContext({ baseURL: ORIGIN, viewport: { width: 1600, height: 1000 } });
-    const page = await context.newPage();
+/** One round on `target`: a fresh browser context signed in, LOADS loads of the board, DRAGS drags. */
+async function measure(browser, target) {
+  const context = await browser.newContext({ baseURL: target.origin, viewport: { width: 1600, height: 1000 } });
+  const page = await context.newPage();
+  try {
     await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Email').fill(target.email);
+    await page.getByLabel('Password').fill(target.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((u) => u.pathname.startsWith('/w/'));
 
     // The board, loaded afresh each time (the API's answers not cached by the app).
-    const boardUrl = `/w/${ws.id}/p/${project.id}`;
-    const loads = [];
     for (let i = 0; i < LOADS; i++) {
-      await page.goto(boardUrl);
+      await page.goto(target.boardUrl);
       await page.waitForFunction((n) => globalThis.document.querySelectorAll('button.card-open').length >= n, TASKS, { timeout: 30_000 });
-      loads.push(await page.evaluate(() => performance.now()));
+      target.loads.push(await page.evaluate(() => performance.now()));
     }
-    loads.sort((a, b) => a - b);
 
-    // Drags: the first card of the first column, by its handle, into the second, then back, one after another.
     await page.getByText('Live', { exact: true }).waitFor();
-    const drags = [];
-    let missed = 0;
+    // Every pointer move while a button is down: from the first listener of its dispatch (the
+    // window's, capturing) to a task queued after its last (the window's, bubbling, after dnd-kit's
+    // on the document). React's render of it is queued before that task, and the frame that draws
+    // the move (style, layout, paint) runs before it too. Not counted: the wait of the input for its
+    // frame (Chromium dispatches pointer moves aligned to frames).
+    await page.evaluate(() => {
+      const w = globalThis;
+      w.__moves = [];
+      let at = 0;
+      w.addEventListener('pointermove', () => (at = performance.now()), { capture: true });
+      w.addEventListener('pointermove', (e) => {
+        if (!e.buttons) return;
+        const from = at;
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => w.__moves.push(performance.now() - from);
+        channel.port2.postMessage(null);
+      });
+    });
+    // BENCH_WEB_PROFILE=<file>: the page's CPU profile over the first round's drags (open it in Chromium's DevTools).
+    const profile = process.env.BENCH_WEB_PROFILE && target.drops.length === 0 && target.missed === 0 ? await context.newCDPSession(page) : null;
+    if (profile) {
+      await profile.send('Profiler.enable');
+      await profile.send('Profiler.setSamplingInterval', { interval: 100 });
+      await profile.send('Profiler.start');
+    }
     for (let i = 0; i < DRAGS; i++) {
-      const from = statuses[i % 2 === 0 ? 0 : 1];
-      const to = statuses[i % 2 === 0 ? 1 : 0];
-      const handle = page.locator(`[data-column="${from}"] .handle`).first();
+      // The first card of the first column into the second, then back, one after another.
+      const from = STATUSES[i % 2 === 0 ? 0 : 1];
+      const to = STATUSES[i % 2 === 0 ? 1 : 0];
+      const body = page.locator(`[data-column="${from}"] li.card .key`).first();
       const id = await page.locator(`[data-column="${from}"] li.card`).first().getAttribute('data-task');
-      const a = await handle.boundingBox();
+      const a = await body.boundingBox();
       const b = await page.locator(`[data-column="${to}"] h2`).boundingBox();
       // In the page (globalThis is the window there).
       await page.evaluate((taskId) => {
@@ -108,38 +158,65 @@ async function main() {
       }, id);
       await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
       await page.mouse.down();
-      await page.mouse.move(a.x + 20, a.y + 20, { steps: 3 });
-      await page.mouse.move(b.x + b.width / 2, b.y + 60, { steps: 6 });
+      await page.mouse.move(a.x + a.width / 2 + 10, a.y + a.height / 2 + 10, { steps: 3 });
+      await page.mouse.move(b.x + b.width / 2, b.y + 60, { steps: 20 });
       await page.mouse.up();
       const moved = await page
         .waitForFunction(() => globalThis.__moved !== null, undefined, { timeout: 10_000 })
         .then(() => true)
         .catch(() => false);
       if (!moved) {
-        missed++;
+        target.missed++;
         continue;
       }
-      drags.push(await page.evaluate(() => globalThis.__moved - globalThis.__released));
+      target.drops.push(await page.evaluate(() => globalThis.__moved - globalThis.__released));
       // Let the change reach the service and the board fetch it again (and the live event land) before the next drag.
-      await waitFor('the move saved', async () => (await call('GET', `/task/${id}`, undefined, token)).body.status === to);
+      await waitFor('the move saved', async () => (await target.call('GET', `/task/${id}`, undefined, target.token)).body.status === to);
       await page.waitForTimeout(500);
     }
-    drags.sort((a, b) => a - b);
+    target.moves.push(...(await page.evaluate(() => globalThis.__moves)));
+    if (profile) fs.writeFileSync(`${process.env.BENCH_WEB_PROFILE}.${target.name.split(' ')[0]}.cpuprofile`, JSON.stringify((await profile.send('Profiler.stop')).profile));
+  } finally {
+    await context.close();
+  }
+}
 
-    const bytes = firstLoadBytes();
-    console.log(`\nWeb app: a board of ${TASKS} tasks, Chromium ${browser.version()} headless, node ${process.version}, ${require('node:os').cpus().length} cores\n`);
-    console.log('| figure | value |');
-    console.log('|---|---:|');
-    console.log(`| first load, JavaScript gzipped | ${(bytes.js / 1024).toFixed(1)} KB |`);
-    console.log(`| first load, CSS gzipped | ${(bytes.css / 1024).toFixed(1)} KB |`);
-    console.log(`| board of ${TASKS} interactive after navigation: median / max of ${LOADS} | ${Math.round(quantile(loads, 0.5))} / ${Math.round(loads[loads.length - 1])} ms |`);
+const spread = (values, digits = 1) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? `${quantile(s, 0.5).toFixed(digits)} / ${quantile(s, 0.95).toFixed(digits)} / ${s[s.length - 1].toFixed(digits)} ms` : 'none';
+};
+
+async function main() {
+  const builds = [{ name: `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' + changes' : ''}`, root: HERE }];
+  if (BASE) builds.push(buildBase(BASE));
+  const targets = [];
+  let browser;
+  try {
+    for (const [i, b] of builds.entries()) targets.push(await setUp(b, i));
+    browser = await playwright.launch({
+      executablePath: await chromium.executablePath(),
+      headless: true,
+      args: [...chromium.args.filter((a) => a !== '--single-process' && !a.startsWith('--headless')), '--disable-background-networking', '--no-first-run'],
+    });
+    for (let r = 0; r < ROUNDS; r++) for (const t of targets) await measure(browser, t);
+
     console.log(
-      `| drag-move re-rendered: p50 / p95 / max of ${drags.length} | ${quantile(drags, 0.5).toFixed(1)} / ${quantile(drags, 0.95).toFixed(1)} / ${drags[drags.length - 1].toFixed(1)} ms |`,
+      `\nWeb app: a board of ${TASKS} tasks, Chromium ${browser.version()} headless, node ${process.version}, ${os.cpus().length} cores, ${ROUNDS} round(s) alternating\n`,
     );
-    console.log(`| drags that did not land, of ${DRAGS} | ${missed} |`);
+    console.log(`| figure | ${targets.map((t) => `\`${t.name}\``).join(' | ')} |`);
+    console.log(`|---|${targets.map(() => '---:').join('|')}|`);
+    const row = (label, f) => console.log(`| ${label} | ${targets.map(f).join(' | ')} |`);
+    row('first load: JavaScript / CSS, gzipped', (t) => {
+      const bytes = firstLoadBytes(t.root);
+      return `${(bytes.js / 1024).toFixed(1)} / ${(bytes.css / 1024).toFixed(1)} KB`;
+    });
+    row(`board of ${TASKS} interactive after navigation: p50 / p95 / max of ${LOADS * ROUNDS}`, (t) => spread(t.loads, 0));
+    row('pointer move during a drag: p50 / p95 / max', (t) => `${spread(t.moves)} (${t.moves.length} moves)`);
+    row(`drop re-rendered: p50 / p95 / max of ${DRAGS * ROUNDS}`, (t) => spread(t.drops));
+    row('drags that did not land', (t) => String(t.missed));
   } finally {
     await browser?.close();
-    await stopAll([service]);
+    await stopAll(targets.map((t) => t.service));
   }
 }
 

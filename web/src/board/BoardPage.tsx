@@ -335,18 +335,12 @@ const TaskCard = memo(function TaskCard(props: {
   selected: boolean;
   onSelect: (id: string, how: SelectHow) => void;
 }) {
-  const { task, details, assignee } = props;
+  const { task } = props;
   const taskKey = `${props.projectSlug}-${task.number}`;
-  // Shift-click selects a run, Ctrl- or ⌘-click one more; a plain click opens the task.
-  const onClick = (e: MouseEvent) => {
-    if (e.shiftKey) props.onSelect(task.id, 'range');
-    else if (e.ctrlKey || e.metaKey) props.onSelect(task.id, 'toggle');
-    else props.onOpen(task);
-  };
+  // useDraggable follows the drag's context: every card renders again when the card under the
+  // pointer changes column, so what it draws is a memoised part that only its own props change.
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: task.id, disabled: !props.canMove });
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined;
-  const overdue = isOverdue(task);
-  const due = task.dueDate ? new Date(task.dueDate.slice(0, 10) + 'T00:00:00').toLocaleDateString(undefined, { day: 'numeric', month: 'short' }) : null;
   return (
     <li
       ref={setNodeRef}
@@ -355,42 +349,7 @@ const TaskCard = memo(function TaskCard(props: {
       data-task={task.id}
       onPointerDown={props.canMove ? (listeners?.onPointerDown as PointerEventHandler<HTMLLIElement> | undefined) : undefined}
     >
-      <div className="card-body">
-        <button type="button" className="card-open" data-task-open onClick={onClick}>
-          <span className="key">{taskKey}</span> <span className="card-title">{task.title}</span>
-        </button>
-        <div className="card-meta">
-          {task.priority !== 'no-priority' && <span className={`chip priority-${task.priority}`}>{priorityName(task.priority)}</span>}
-          {due && (
-            <span className={`chip due${overdue ? ' overdue' : ''}`}>
-              {overdue ? 'Overdue: ' : 'Due '}
-              <time dateTime={task.dueDate!.slice(0, 10)}>{due}</time>
-            </span>
-          )}
-          {details?.labels.map((l) => (
-            <span key={l.name} className="chip label-chip">
-              <span className="dot" style={{ background: l.color }} aria-hidden="true" />
-              {l.name}
-            </span>
-          ))}
-          {details && details.subtasks.total > 0 && (
-            <span className="chip" aria-label={`${details.subtasks.done} of ${details.subtasks.total} subtasks done`}>
-              <CheckIcon /> {details.subtasks.done}/{details.subtasks.total}
-            </span>
-          )}
-          {details && details.blockedBy > 0 && <span className="chip blocked">Blocked by {details.blockedBy}</span>}
-          {details && details.commentCount > 0 && (
-            <span className="chip" aria-label={`${details.commentCount} comment${details.commentCount === 1 ? '' : 's'}`}>
-              <CommentIcon /> {details.commentCount}
-            </span>
-          )}
-          {assignee !== null && (
-            <span className="avatar card-avatar" role="img" aria-label={`Assigned to ${assignee || 'a former member'}`} title={assignee}>
-              {initials(assignee)}
-            </span>
-          )}
-        </div>
-      </div>
+      <CardBody task={task} taskKey={taskKey} details={props.details} assignee={props.assignee} onOpen={props.onOpen} onSelect={props.onSelect} />
       <input
         type="checkbox"
         className="select-task"
@@ -411,6 +370,64 @@ const TaskCard = memo(function TaskCard(props: {
         </button>
       )}
     </li>
+  );
+});
+
+/** What a card shows: the button that opens the task, and the chips. */
+const CardBody = memo(function CardBody(props: {
+  task: Task;
+  taskKey: string;
+  details: CardDetails | undefined;
+  assignee: string | null;
+  onOpen: (t: Task) => void;
+  onSelect: (id: string, how: SelectHow) => void;
+}) {
+  const { task, taskKey, details, assignee } = props;
+  // Shift-click selects a run, Ctrl- or ⌘-click one more; a plain click opens the task.
+  const onClick = (e: MouseEvent) => {
+    if (e.shiftKey) props.onSelect(task.id, 'range');
+    else if (e.ctrlKey || e.metaKey) props.onSelect(task.id, 'toggle');
+    else props.onOpen(task);
+  };
+  const overdue = isOverdue(task);
+  const due = task.dueDate ? new Date(task.dueDate.slice(0, 10) + 'T00:00:00').toLocaleDateString(undefined, { day: 'numeric', month: 'short' }) : null;
+  return (
+    <div className="card-body">
+      <button type="button" className="card-open" data-task-open onClick={onClick}>
+        <span className="key">{taskKey}</span> <span className="card-title">{task.title}</span>
+      </button>
+      <div className="card-meta">
+        {task.priority !== 'no-priority' && <span className={`chip priority-${task.priority}`}>{priorityName(task.priority)}</span>}
+        {due && (
+          <span className={`chip due${overdue ? ' overdue' : ''}`}>
+            {overdue ? 'Overdue: ' : 'Due '}
+            <time dateTime={task.dueDate!.slice(0, 10)}>{due}</time>
+          </span>
+        )}
+        {details?.labels.map((l) => (
+          <span key={l.name} className="chip label-chip">
+            <span className="dot" style={{ background: l.color }} aria-hidden="true" />
+            {l.name}
+          </span>
+        ))}
+        {details && details.subtasks.total > 0 && (
+          <span className="chip" aria-label={`${details.subtasks.done} of ${details.subtasks.total} subtasks done`}>
+            <CheckIcon /> {details.subtasks.done}/{details.subtasks.total}
+          </span>
+        )}
+        {details && details.blockedBy > 0 && <span className="chip blocked">Blocked by {details.blockedBy}</span>}
+        {details && details.commentCount > 0 && (
+          <span className="chip" aria-label={`${details.commentCount} comment${details.commentCount === 1 ? '' : 's'}`}>
+            <CommentIcon /> {details.commentCount}
+          </span>
+        )}
+        {assignee !== null && (
+          <span className="avatar card-avatar" role="img" aria-label={`Assigned to ${assignee || 'a former member'}`} title={assignee}>
+            {initials(assignee)}
+          </span>
+        )}
+      </div>
+    </div>
   );
 });
 
