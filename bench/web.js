@@ -120,7 +120,7 @@ async function measure(browser, target) {
       w.addEventListener('pointermove', (e) => {
         if (!e.buttons) return;
         const from = at;
-        const channel = new MessageChannel();
+        const channel = new w.MessageChannel();
         channel.port1.onmessage = () => w.__moves.push(performance.now() - from);
         channel.port2.postMessage(null);
       });
