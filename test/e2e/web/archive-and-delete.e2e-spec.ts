@@ -17,6 +17,12 @@ afterAll(() => web?.close());
 
 const newPage = () => openPage(browser, origin);
 const toasts = (page: Page) => page.getByRole('region', { name: 'Notifications from the app' });
+/** What has the focus: its text (a card: its title without the key), marked when it is in a toast. */
+let focusedPage: Page;
+const focused = () =>
+  focusedPage.evaluate(
+    '(document.activeElement?.closest(".toasts") ? "toasts: " : "") + (document.activeElement?.matches("[data-task-open]") && !document.activeElement.closest(".panel") ? document.activeElement.querySelector(".card-title")?.textContent ?? document.activeElement.textContent : document.activeElement?.textContent ?? "")',
+  ) as Promise<string>;
 
 async function openTask(page: Page, workspaceId: string, projectId: string, title: string): Promise<void> {
   await page.goto(`/w/${workspaceId}/p/${projectId}`);
@@ -32,10 +38,17 @@ describe('archive and delete a task', () => {
     await createTask(t, owner.token, project.id, { title: 'Oil the gears' });
     const statusInApi = async () => ((await t.api.get(`/task/${task.id}`, owner.token)).body as { status: string }).status;
     const { page, problems, close } = await newPage();
+    focusedPage = page;
     try {
       await signIn(page, owner.user.email, 'correct horse battery');
       await page.waitForURL((u) => u.pathname.startsWith('/w/'));
       await openTask(page, workspaceId, project.id, 'Wind the clock');
+      // Escape closes the panel and gives the focus back to the card it was opened from; Enter opens it again.
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Close task' }).waitFor({ state: 'detached' });
+      expect(await focused()).toBe('Wind the clock');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 2, name: 'Wind the clock' }).waitFor();
 
       // The menu, by keyboard as much as by mouse: both actions for the owner.
       await page.getByRole('button', { name: `Actions for ARC-${task.number}` }).click();
@@ -50,15 +63,20 @@ describe('archive and delete a task', () => {
       await card(page, 'Wind the clock').waitFor({ state: 'detached' });
       expect(await statusInApi()).toBe('archived');
       expect(await axeViolations(page)).toEqual([]);
-      // The toast is reached from the keyboard: the toasts come after the page (and the closed panel), so Tab goes on to them.
-      // (F6 does not reach it: React Aria's toast region, still UNSTABLE_, is not in its landmark list here.)
-      const focused = () => page.evaluate('(document.activeElement?.closest(".toasts") ? "toasts: " : "") + (document.activeElement?.textContent ?? "")') as Promise<string>;
-      for (let i = 0; i < 3 && (await focused()) !== 'toasts: Undo'; i++) await page.keyboard.press('Tab');
+      // Its card is gone: the focus is on the task shown before it (none comes after it).
+      await until('the focus on the card before it', async () => (await focused()) === 'Oil the gears');
+      // F6 goes to the toast's Undo, and F6 again back to the card.
+      await page.keyboard.press('F6');
+      expect(await focused()).toBe('toasts: Undo');
+      await page.keyboard.press('F6');
+      expect(await focused()).toBe('Oil the gears');
+      await page.keyboard.press('F6');
       expect(await focused()).toBe('toasts: Undo');
 
-      // Undo (Enter on it): back in the column it was in.
+      // Undo (Enter on it): back in the column it was in, and its card has the focus.
       await page.keyboard.press('Enter');
       await card(page, 'Wind the clock').waitFor();
+      await until('the focus on the restored card', async () => (await focused()) === 'Wind the clock');
       await until('the task back in In Progress', async () => (await statusInApi()) === 'in-progress');
       expect(
         await page
@@ -101,7 +119,9 @@ describe('archive and delete a task', () => {
     const { owner, workspaceId } = await ownerWithWorkspace(t);
     const project = await createProject(t, owner.token, workspaceId, { slug: 'DEL' });
     const task = await createTask(t, owner.token, project.id, { title: 'Shred the drafts' });
+    await createTask(t, owner.token, project.id, { title: 'Keep the ledger' });
     const { page, problems, close } = await newPage();
+    focusedPage = page;
     try {
       await signIn(page, owner.user.email, 'correct horse battery');
       await page.waitForURL((u) => u.pathname.startsWith('/w/'));
@@ -124,6 +144,8 @@ describe('archive and delete a task', () => {
       await page.getByRole('button', { name: 'Close task' }).waitFor({ state: 'detached' });
       await card(page, 'Shred the drafts').waitFor({ state: 'detached' });
       expect((await t.api.get(`/task/${task.id}`, owner.token)).status).toBe(404);
+      // The focus is on the task that came after it.
+      await until('the focus on the next card', async () => (await focused()) === 'Keep the ledger');
       expect(problems).toEqual([]);
     } finally {
       await close();

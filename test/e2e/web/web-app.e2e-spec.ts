@@ -243,10 +243,38 @@ describe('the web app', () => {
       expect((await t.api.get(`/time-entry/task/${task.id}`, owner.token)).body).toEqual([expect.objectContaining({ endTime: expect.any(String) })]);
       expect(await axeViolations(page)).toEqual([]);
 
+      const oldKey = `${project.slug}-${task.number}`;
+      await panel.getByText(oldKey, { exact: true }).waitFor();
       await panel.getByLabel('Destination project').selectOption(other.id);
       await panel.getByRole('button', { name: 'Move task' }).click();
-      await page.waitForURL((u) => u.pathname.startsWith(`/w/${workspaceId}/p/${other.id}/t/`));
+      await page.waitForURL((u) => u.pathname === `/w/${workspaceId}/p/${other.id}/t/${task.id}`);
       await until('the task in the other project', async () => (await saved()).projectId === other.id);
+      // The panel shows the task as it is now: its new key, on the other board, and a toast says both keys.
+      const newKey = `${other.slug}-${(await saved()).number}`;
+      await panel.getByText(newKey, { exact: true }).waitFor();
+      await page.getByText(`Moved ${oldKey} to Elsewhere`).waitFor();
+      await page.getByText(`It is ${newKey} now; ${oldKey} still finds it.`).waitFor();
+      await card(page, 'Every field').waitFor();
+      expect(await panel.getByRole('heading', { name: /Every field/ }).count()).toBe(1);
+      expect(await panel.getByLabel('Status').inputValue()).toBe((await saved()).status);
+
+      // The old key still finds it: search opens it on its board now.
+      await page.goto(`/w/${workspaceId}`);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('combobox', { name: 'Search tasks, comments and projects' }).fill(oldKey);
+      await page
+        .getByRole('dialog', { name: 'Search' })
+        .getByRole('option', { name: /Every field/ })
+        .waitFor();
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname === `/w/${workspaceId}/p/${other.id}/t/${task.id}`);
+      await page.getByRole('dialog').getByText(newKey, { exact: true }).waitFor();
+      // So does an address made before the move (a chat message's link, a board address).
+      for (const before of [`/projects/${project.id}/tasks/${task.id}`, `/w/${workspaceId}/p/${project.id}/t/${task.id}`]) {
+        await page.goto(before);
+        await page.waitForURL((u) => u.pathname === `/w/${workspaceId}/p/${other.id}/t/${task.id}`);
+        await page.getByRole('dialog').getByText(newKey, { exact: true }).waitFor();
+      }
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -12,7 +12,20 @@ import {
   type DragEndEvent,
 } from '@dnd-kit/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, memo, Suspense, useCallback, useMemo, useState, type FormEvent, type KeyboardEventHandler, type MouseEvent, type PointerEventHandler } from 'react';
+import {
+  lazy,
+  memo,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEventHandler,
+  type MouseEvent,
+  type PointerEventHandler,
+} from 'react';
 import { api, must } from '../api/client';
 import type { CardDetails, Column, Task } from '../api/types';
 import { Header } from '../shell/Header';
@@ -29,6 +42,7 @@ import { initials } from '../ui/avatar';
 import { priorityName } from '../ui/format';
 import { useSelection } from './selection';
 import { BulkBar } from './BulkBar';
+import { focusNear } from './card-focus';
 import { useBoardKeys, type SelectHow } from './board-keys';
 
 // The task panel (with its Markdown renderer) loads when a task is first opened.
@@ -103,6 +117,18 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
     return selection.ids.flatMap((id) => byId.get(id) ?? []);
   }, [active, selection.ids]);
   useBoardKeys({ selection, openTaskId: taskId, onOpen: (id) => navigate(`${basePath}/t/${id}${search}`) });
+  // The task the panel shows and the order around it, kept while it is shown there (card-focus.ts).
+  const opened = useRef<{ id: string; order: string[] } | null>(null);
+  useEffect(() => {
+    if (taskId && (opened.current?.id !== taskId || order.includes(taskId))) opened.current = { id: taskId, order };
+  }, [taskId, order]);
+  useEffect(() => {
+    if (taskId || !opened.current) return;
+    const { id, order: around } = opened.current;
+    opened.current = null;
+    // Only when the focus went down with the panel (not when it was put elsewhere on purpose).
+    if (!document.activeElement || document.activeElement === document.body) focusNear(id, around);
+  }, [taskId]);
 
   const move = useMutation({
     // Keyed so the live stream can leave the board alone while a move is on its way (web/src/live.ts).
@@ -261,7 +287,14 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
         )}
         {taskId && (
           <Suspense fallback={<Loading what="the task" />}>
-            <TaskPanel workspaceId={workspaceId} taskId={taskId} projectSlug={project.data?.slug ?? ''} columns={columns.data ?? []} onClose={() => navigate(basePath + search)} />
+            <TaskPanel
+              workspaceId={workspaceId}
+              projectId={projectId}
+              taskId={taskId}
+              projectSlug={project.data?.slug ?? ''}
+              columns={columns.data ?? []}
+              onClose={() => navigate(basePath + search)}
+            />
           </Suspense>
         )}
       </main>

@@ -6,6 +6,7 @@ import { usePermissions } from '../api/permissions';
 import type { Task } from '../api/types';
 import { ConfirmModal } from '../ui/ConfirmDialog';
 import { toast } from '../ui/toast';
+import { focusWhenShown } from '../board/card-focus';
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -25,6 +26,8 @@ export async function unarchive(queryClient: QueryClient, task: Task, status: st
   try {
     await setStatus(queryClient, task, status);
     toast.show({ title: `Restored ${key}` });
+    // The restored card takes the focus (the toast's Undo that had it is gone).
+    focusWhenShown(task.id);
     return true;
   } catch (err) {
     toast.show({ title: `Could not restore ${key}`, description: messageOf(err), tone: 'error' });
@@ -71,7 +74,9 @@ export function TaskActions({ workspaceId, task, taskKey, onClose }: { workspace
     } finally {
       setBusy(false);
     }
-    // The panel goes first, so that nothing asks for the deleted task again.
+    // The card leaves the board first, so that the focus goes to the next one as the panel closes;
+    // the panel goes before the board is fetched again, so that nothing asks for the deleted task.
+    queryClient.setQueryData<Task[]>(['tasks', task.projectId], (list) => list?.filter((t) => t.id !== task.id));
     onClose();
     await queryClient.invalidateQueries({ queryKey: ['tasks', task.projectId] });
     toast.show({ title: `Deleted ${taskKey}` });

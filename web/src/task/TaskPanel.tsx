@@ -15,19 +15,25 @@ import { TaskTime } from './TaskTime';
 import { TaskComments } from './TaskComments';
 import { TaskDescription } from './TaskDescription';
 import { takeTitleEdit, watchTitleEdit } from './edit-request';
+import { toast } from '../ui/toast';
 
 /** `2026-11-27T00:00:00.000Z` → `2026-11-27` for a date input, and back. */
 const toDateInput = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
 const fromDateInput = (value: string) => (value ? new Date(`${value}T00:00:00.000Z`).toISOString() : null);
 
 /** An open task: its fields, labels, time, comments; move it to another project. */
-export function TaskPanel(props: { workspaceId: string; taskId: string; projectSlug: string; columns: Column[]; onClose: () => void }) {
-  const { workspaceId, taskId, projectSlug, columns, onClose } = props;
+export function TaskPanel(props: { workspaceId: string; projectId: string; taskId: string; projectSlug: string; columns: Column[]; onClose: () => void }) {
+  const { workspaceId, projectId, taskId, projectSlug, columns, onClose } = props;
   const queryClient = useQueryClient();
   const can = usePermissions(workspaceId);
   const task = useQuery({ queryKey: ['task', taskId], queryFn: async () => must(await api.GET('/api/task/{id}', { params: { path: { id: taskId } } })) });
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => closeRef.current?.focus(), [taskId]);
+  // A task of another project (moved since the address was made): its own board, in place of this one.
+  const movedTo = task.data && task.data.projectId !== projectId ? task.data.projectId : null;
+  useEffect(() => {
+    if (movedTo) navigate(`/w/${workspaceId}/p/${movedTo}/t/${taskId}`, true);
+  }, [movedTo, workspaceId, taskId]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
@@ -111,7 +117,7 @@ export function TaskPanel(props: { workspaceId: string; taskId: string; projectS
           <TaskTime workspaceId={workspaceId} taskId={taskId} editable={can('task', 'update')} />
           <TaskComments workspaceId={workspaceId} taskId={taskId} canComment={editable} />
           <TaskActivity workspaceId={workspaceId} taskId={taskId} columns={columns} />
-          {editable && <MoveTask workspaceId={workspaceId} task={task.data} />}
+          {editable && <MoveTask workspaceId={workspaceId} task={task.data} taskKey={`${projectSlug}-${task.data.number}`} />}
         </>
       )}
     </aside>
@@ -168,15 +174,27 @@ function AssigneeField({ workspaceId, value, disabled, onChange }: { workspaceId
   );
 }
 
-function MoveTask({ workspaceId, task }: { workspaceId: string; task: Task }) {
+/**
+ * Moves the task to another project of the workspace: the panel then shows it on that project's
+ * board, with its new key (the old one still finds it: search, and links made before the move).
+ */
+function MoveTask({ workspaceId, task, taskKey }: { workspaceId: string; task: Task; taskKey: string }) {
   const queryClient = useQueryClient();
   const projects = useProjects(workspaceId);
   const [to, setTo] = useState('');
   const move = useMutation({
     mutationFn: async () => must(await api.PUT('/api/task/move/{id}', { params: { path: { id: task.id } }, body: { destinationProjectId: to } })),
     onSuccess: async (r) => {
-      await queryClient.invalidateQueries({ queryKey: ['tasks'] });
+      // The panel shows the moved task at once (its project, number and status are new), not the one before.
+      queryClient.setQueryData(['task', r.task.id], r.task);
+      const destination = projects.data?.find((p) => p.id === r.destinationProjectId);
       navigate(`/w/${workspaceId}/p/${r.destinationProjectId}/t/${r.task.id}`);
+      toast.show({
+        title: `Moved ${taskKey} to ${destination?.name ?? 'another project'}`,
+        description: destination ? `It is ${destination.slug}-${r.task.number} now; ${taskKey} still finds it.` : undefined,
+      });
+      // Both boards (and their cards' details, kept under the same key) and the task's own views.
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ['tasks'] }), queryClient.invalidateQueries({ queryKey: ['task', r.task.id] })]);
     },
   });
   const others = projects.data?.filter((p) => p.id !== task.projectId) ?? [];
