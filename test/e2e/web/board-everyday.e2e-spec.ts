@@ -162,6 +162,22 @@ describe('everyday board work', () => {
       const header = (await page.locator('header.topbar').boundingBox())!;
       expect(header.height).toBeLessThan(60);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      // The filters fold behind "Filters (n)" (n: how many are set); the button unfolds and folds them.
+      const filters = page.getByRole('group', { name: 'Filters' });
+      const toggle = page.getByRole('button', { name: 'Filters', exact: true });
+      expect([await filters.isVisible(), await toggle.getAttribute('aria-expanded')]).toEqual([false, 'false']);
+      await toggle.click();
+      await filters.getByLabel('Priority filter').selectOption('high');
+      await page.getByRole('button', { name: 'Filters (1)' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Filters (1)' }).getAttribute('aria-expanded')).toBe('true');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Filters (1)' }).click();
+      await filters.waitFor({ state: 'hidden' });
+      // Wider, the filters always show and the button does not.
+      await page.setViewportSize({ width: 1024, height: 740 });
+      await filters.waitFor();
+      expect(await toggle.or(page.getByRole('button', { name: 'Filters (1)' })).isVisible()).toBe(false);
+      await page.setViewportSize({ width: 375, height: 740 });
       await page.getByRole('button', { name: /^Your account/ }).click();
       await page.getByRole('menuitemradio', { name: 'System theme' }).click();
       await page.waitForFunction('document.documentElement.dataset.theme === undefined');

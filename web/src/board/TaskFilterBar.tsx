@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Button, Dialog, DialogTrigger, Heading, Popover } from 'react-aria-components';
 import type { Column } from '../api/types';
 import { useLabels, useMembers } from '../api/workspace-queries';
@@ -45,9 +45,16 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
   const views = useViews(props.projectId);
   const set = (patch: Partial<TaskFilters>) => navigate(props.basePath + filtersQuery(parseFilters({ ...f, ...patch })), true);
   const current = filtersQuery(f);
+  // On a narrow screen the filters fold away behind "Filters (n)" (styles.css); wider, the button is not shown.
+  const [unfolded, setUnfolded] = useState(false);
+  const active = Object.keys(f).filter((k) => k !== 'sort').length;
+  const groupId = useId();
   return (
     <div className="filter-area">
-      <div className="filters" role="group" aria-label="Filters">
+      <button type="button" className="secondary filters-toggle" aria-expanded={unfolded} aria-controls={groupId} onClick={() => setUnfolded(!unfolded)}>
+        Filters{active > 0 ? ` (${active})` : ''}
+      </button>
+      <div className="filters" role="group" aria-label="Filters" id={groupId} data-folded={!unfolded}>
         <label>
           Text
           <input type="search" value={f.q ?? ''} onChange={(e) => set({ q: e.target.value || undefined })} />
