@@ -94,7 +94,7 @@ describe('the account page', () => {
 
       // Delete, confirmed; then the key no longer works.
       await row.getByRole('button', { name: 'Delete ci reader' }).click();
-      await row.getByRole('group', { name: 'Delete ci reader?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByRole('alertdialog', { name: 'Delete ci reader?' }).getByRole('button', { name: 'Delete', exact: true }).click();
       await page.getByText('No API keys yet.').waitFor();
       expect((await t.api.get('/auth/organization/list', undefined, asKey)).status).toBe(401);
 
@@ -230,7 +230,7 @@ describe('the people page', () => {
       await o.page.getByRole('list', { name: 'Teams' }).getByRole('listitem').filter({ hasText: 'Design' }).getByText('No members.').waitFor();
       expect(await inDesign()).toEqual([]);
       await o.page.getByRole('list', { name: 'Teams' }).getByRole('listitem').filter({ hasText: 'Design' }).getByRole('button', { name: 'Delete' }).click();
-      await o.page.getByRole('button', { name: 'Yes, delete Design' }).click();
+      await o.page.getByRole('alertdialog', { name: 'Delete the team Design?' }).getByRole('button', { name: 'Yes, delete Design' }).click();
       await o.page.getByRole('list', { name: 'Teams' }).getByText('Design', { exact: true }).waitFor({ state: 'detached' });
       const left = (await t.api.get(`/auth/organization/list-teams?organizationId=${workspaceId}`, owner.token)).body as { name: string }[];
       expect(left.map((x) => x.name)).not.toContain('Design');

@@ -148,10 +148,12 @@ describe('the integrations screen', () => {
 
       // Delete asks first; Cancel keeps it.
       await card.getByRole('button', { name: 'Delete', exact: true }).click();
-      await card.getByRole('button', { name: 'Cancel' }).click();
+      const asked = page.getByRole('alertdialog', { name: 'Delete the Generic webhook integration?' });
+      await asked.getByRole('button', { name: 'Cancel' }).click();
+      await asked.waitFor({ state: 'detached' });
       expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token)).body).not.toBeNull();
       await card.getByRole('button', { name: 'Delete', exact: true }).click();
-      await card.getByRole('group', { name: 'Delete the Generic webhook integration?' }).getByRole('button', { name: 'Yes, delete' }).click();
+      await asked.getByRole('button', { name: 'Yes, delete' }).click();
       await card.getByText('not set up', { exact: true }).waitFor();
       expect((await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token)).body).toBeNull();
 
@@ -283,7 +285,7 @@ describe('the integrations screen', () => {
 
       // Rotation asks first, then shows the new secret.
       await card.getByRole('button', { name: 'Rotate webhook secret' }).click();
-      await card.getByRole('button', { name: 'Yes, rotate' }).click();
+      await page.getByRole('alertdialog', { name: 'Make a new webhook secret?' }).getByRole('button', { name: 'Yes, rotate' }).click();
       await card.getByText(record.webhookSecret).waitFor({ state: 'detached' });
       const rotated = (await t.api.get(`/selfgit-integration/project/${project.id}`, owner.token)).body;
       expect(rotated.webhookSecret).toMatch(/^[0-9a-f]{48}$/);

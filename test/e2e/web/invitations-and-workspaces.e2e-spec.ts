@@ -61,6 +61,10 @@ describe('invitations without SMTP', () => {
       if ((await said.textContent())!.startsWith('The link is selected')) expect(await selectedText(o.page)).toBe(link);
       else expect(await o.page.evaluate('navigator.clipboard.readText()')).toBe(link);
       expect(await axeViolations(o.page)).toEqual([]);
+      // After a reload (the notice gone), the pending invitation still offers its link.
+      await o.page.reload();
+      const row = o.page.getByRole('list', { name: 'Pending invitations' }).getByRole('listitem').filter({ hasText: invitee.user.email });
+      expect(await row.getByRole('textbox', { name: `Invitation link for ${invitee.user.email}` }).inputValue()).toBe(link);
       expect(o.problems).toEqual([]);
     } finally {
       await o.close();

@@ -75,7 +75,7 @@ describe('project settings', () => {
       const first = before[0]!;
       await columns.getByRole('button', { name: `Delete ${first}` }).click();
       await page
-        .getByRole('group', { name: `Delete the column ${first}?` })
+        .getByRole('alertdialog', { name: `Delete the column ${first}?` })
         .getByRole('button', { name: 'Yes, delete' })
         .click();
       await page.getByRole('alert').getByText('Column still holds tasks; move them first').waitFor();

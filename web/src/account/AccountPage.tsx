@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { VERIFIED_PAGE } from './AuthPage';
 import type { ApiKey, CreatedApiKey, Session, SessionItem } from '../api/types';
 import { Header } from '../shell/Header';
@@ -235,10 +236,8 @@ function ApiKeys() {
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: async () => must(await api.GET('/api/auth/api-key/list')) });
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
   const remove = useMutation({
     mutationFn: async (keyId: string) => must(await api.POST('/api/auth/api-key/delete', { body: { keyId } })),
-    onSuccess: () => setConfirming(null),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['api-keys'] }),
   });
   const nameOf = (id: string) => keys.data?.find((k) => k.id === id)?.name ?? id.slice(0, 8);
@@ -258,12 +257,6 @@ function ApiKeys() {
               apiKey={k}
               parentName={k.parentKeyId ? nameOf(k.parentKeyId) : null}
               hasChildren={keys.data.some((c) => c.parentKeyId === k.id)}
-              confirming={confirming === k.id}
-              onAsk={() => {
-                remove.reset();
-                setConfirming(k.id);
-              }}
-              onCancel={() => setConfirming(null)}
               onDelete={() => remove.mutate(k.id)}
               busy={remove.isPending}
             />
@@ -275,16 +268,7 @@ function ApiKeys() {
   );
 }
 
-function KeyRow(props: {
-  apiKey: ApiKey;
-  parentName: string | null;
-  hasChildren: boolean;
-  confirming: boolean;
-  onAsk: () => void;
-  onCancel: () => void;
-  onDelete: () => void;
-  busy: boolean;
-}) {
+function KeyRow(props: { apiKey: ApiKey; parentName: string | null; hasChildren: boolean; onDelete: () => void; busy: boolean }) {
   const k = props.apiKey;
   const label = k.name ?? 'Unnamed key';
   const scopes = k.permissions ? Object.entries(k.permissions).flatMap(([r, actions]) => actions.map((a) => `${r}:${a}`)) : null;
@@ -298,23 +282,18 @@ function KeyRow(props: {
         </span>
         <span className="muted">{scopes ? `Scopes: ${scopes.join(', ')}` : 'All of your access'}</span>
       </div>
-      {props.confirming ? (
-        <div className="confirm" role="group" aria-label={`Delete ${label}?`}>
-          <span>
-            Delete {label}?{props.hasChildren && ' Keys made with it stop too.'}
-          </span>
-          <button type="button" className="danger" onClick={props.onDelete} disabled={props.busy}>
-            Delete
-          </button>
-          <button type="button" className="secondary" onClick={props.onCancel}>
-            Keep
-          </button>
-        </div>
-      ) : (
-        <button type="button" className="secondary" onClick={props.onAsk} aria-label={`Delete ${label}`}>
-          Delete
-        </button>
-      )}
+      <ConfirmDialog
+        label="Delete"
+        ariaLabel={`Delete ${label}`}
+        title={`Delete ${label}?`}
+        confirmLabel="Delete"
+        cancelLabel="Keep"
+        onConfirm={props.onDelete}
+        isDisabled={props.busy}
+        className="secondary"
+      >
+        {props.hasChildren && <p>Keys made with it stop too.</p>}
+      </ConfirmDialog>
     </li>
   );
 }

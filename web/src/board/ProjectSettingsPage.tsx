@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import type { Column, Project } from '../api/types';
-import { ConfirmButton } from '../ui/ConfirmButton';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { BackToBoard } from '../ui/BackToBoard';
 import { Header } from '../shell/Header';
 import { Empty, ErrorState, Loading } from '../ui/States';
@@ -255,7 +255,7 @@ function ColumnRow(props: {
           →
         </button>
       </span>
-      <ConfirmButton label={`Delete ${c.name}`} question={`Delete the column ${c.name}?`} confirmLabel="Yes, delete" onConfirm={props.onDelete} className="secondary" />
+      <ConfirmDialog label={`Delete ${c.name}`} title={`Delete the column ${c.name}?`} confirmLabel="Yes, delete" onConfirm={props.onDelete} className="secondary" />
       {rename.error && <ErrorState error={rename.error} />}
     </li>
   );
@@ -300,12 +300,12 @@ function Lifecycle({ project, workspaceId, canUpdate, canDelete }: { project: Pr
           </button>
         )}
         {canDelete && (
-          <ConfirmButton
+          <ConfirmDialog
             label="Delete project"
-            question={`Delete ${project.name} with its columns and tasks? This cannot be undone.`}
+            title={`Delete ${project.name} with its columns and tasks? This cannot be undone.`}
             confirmLabel="Yes, delete it"
             onConfirm={() => remove.mutate()}
-            disabled={remove.isPending}
+            isDisabled={remove.isPending}
           />
         )}
       </div>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import type { HostedgitIntegration, SelfgitIntegration } from '../api/types';
-import { ConfirmButton } from '../ui/ConfirmButton';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ErrorState, Loading } from '../ui/States';
 import { stateOf } from './NotifierCard';
 
@@ -146,26 +146,20 @@ export function SelfgitCard({ projectId, canManage }: { projectId: string; canMa
                 After a rotation the previous webhook secret is still accepted for 24 hours; paste the new one into the repository&apos;s webhook within that day.
               </p>
               <div className="actions">
-                <ConfirmButton
+                <ConfirmDialog
                   className="secondary"
                   label="Rotate webhook secret"
-                  question="Make a new webhook secret?"
+                  title="Make a new webhook secret?"
                   confirmLabel="Yes, rotate"
                   onConfirm={() => rotate.mutate()}
-                  disabled={rotate.isPending}
+                  isDisabled={rotate.isPending}
                 />
                 {!connecting && (
                   <button type="button" className="secondary" onClick={() => setConnecting(true)}>
                     Connect another repository
                   </button>
                 )}
-                <ConfirmButton
-                  label="Delete"
-                  question="Delete the self-hosted git link?"
-                  confirmLabel="Yes, delete"
-                  onConfirm={() => remove.mutate()}
-                  disabled={remove.isPending}
-                />
+                <ConfirmDialog label="Delete" title="Delete the self-hosted git link?" confirmLabel="Yes, delete" onConfirm={() => remove.mutate()} isDisabled={remove.isPending} />
               </div>
             </>
           )}
@@ -329,7 +323,7 @@ export function HostedgitCard({ projectId, canManage }: { projectId: string; can
                 pending={patch.isPending}
               />
               <div className="actions">
-                <ConfirmButton label="Delete" question="Delete the hosted git link?" confirmLabel="Yes, delete" onConfirm={() => remove.mutate()} disabled={remove.isPending} />
+                <ConfirmDialog label="Delete" title="Delete the hosted git link?" confirmLabel="Yes, delete" onConfirm={() => remove.mutate()} isDisabled={remove.isPending} />
               </div>
             </>
           )}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { IntegrationEvents } from '../api/types';
-import { ConfirmButton } from '../ui/ConfirmButton';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ErrorState, Loading } from '../ui/States';
 import { DeliveryLog } from './DeliveryLog';
 import { EVENT_KEYS, EVENT_LABELS, removeSigningSecret, type FormValues, type Notifier, type NotifierRecord } from './notifiers';
@@ -84,20 +84,20 @@ export function NotifierCard({ notifier, projectId, canManage }: { notifier: Not
                 </button>
               )}
               {notifier.kind === 'generic-webhook' && notifier.shown(r, 'secret') !== null && (
-                <ConfirmButton
+                <ConfirmDialog
                   label="Remove signing secret"
-                  question="Stop signing deliveries now?"
+                  title="Stop signing deliveries now?"
                   confirmLabel="Yes, remove the secret"
                   onConfirm={() => dropSecret.mutate()}
-                  disabled={dropSecret.isPending}
+                  isDisabled={dropSecret.isPending}
                 />
               )}
-              <ConfirmButton
+              <ConfirmDialog
                 label={`Delete`}
-                question={`Delete the ${notifier.title} integration?`}
+                title={`Delete the ${notifier.title} integration?`}
                 confirmLabel="Yes, delete"
                 onConfirm={() => remove.mutate()}
-                disabled={remove.isPending}
+                isDisabled={remove.isPending}
               />
             </div>
           )}

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import { useMembers } from '../api/workspace-queries';
 import type { Invitation, InvitationSent, Member } from '../api/types';
-import { ConfirmButton } from '../ui/ConfirmButton';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Header } from '../shell/Header';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { when } from '../ui/format';
@@ -75,7 +75,6 @@ function Members({ workspaceId, roleNames, canUpdate, canDelete }: { workspaceId
   const queryClient = useQueryClient();
   const session = useSession();
   const members = useMembers(workspaceId);
-  const [confirming, setConfirming] = useState<string | null>(null);
   const refresh = () =>
     Promise.all([queryClient.invalidateQueries({ queryKey: ['members', workspaceId] }), queryClient.invalidateQueries({ queryKey: ['permissions', workspaceId] })]);
   const setRole = useMutation({
@@ -95,7 +94,6 @@ function Members({ workspaceId, roleNames, canUpdate, canDelete }: { workspaceId
   });
   const remove = useMutation({
     mutationFn: async (memberId: string) => must(await api.POST('/api/auth/organization/remove-member', { body: { organizationId: workspaceId, memberIdOrEmail: memberId } })),
-    onSuccess: () => setConfirming(null),
     onSettled: refresh,
   });
   const me = session.data?.user.id;
@@ -115,13 +113,7 @@ function Members({ workspaceId, roleNames, canUpdate, canDelete }: { workspaceId
               roleNames={roleNames}
               canUpdate={canUpdate}
               canDelete={canDelete && m.userId !== me}
-              confirming={confirming === m.id}
               onRole={(role) => setRole.mutate({ memberId: m.id, role })}
-              onAsk={() => {
-                remove.reset();
-                setConfirming(m.id);
-              }}
-              onCancel={() => setConfirming(null)}
               onRemove={() => remove.mutate(m.id)}
               busy={(setRole.isPending && setRole.variables?.memberId === m.id) || remove.isPending}
             />
@@ -140,10 +132,7 @@ function MemberRow(props: {
   roleNames: string[];
   canUpdate: boolean;
   canDelete: boolean;
-  confirming: boolean;
   onRole: (role: string) => void;
-  onAsk: () => void;
-  onCancel: () => void;
   onRemove: () => void;
   busy: boolean;
 }) {
@@ -173,22 +162,20 @@ function MemberRow(props: {
       ) : (
         <span className="badge">{m.role}</span>
       )}
-      {props.canDelete &&
-        (props.confirming ? (
-          <div className="confirm" role="group" aria-label={`Remove ${whoFully}?`}>
-            <span>Remove {who} from the workspace?</span>
-            <button type="button" className="danger" onClick={props.onRemove} disabled={props.busy}>
-              Remove
-            </button>
-            <button type="button" className="secondary" onClick={props.onCancel}>
-              Keep
-            </button>
-          </div>
-        ) : (
-          <button type="button" className="secondary" onClick={props.onAsk} aria-label={`Remove ${whoFully}`}>
-            Remove
-          </button>
-        ))}
+      {props.canDelete && (
+        <ConfirmDialog
+          label="Remove"
+          ariaLabel={`Remove ${whoFully}`}
+          title={`Remove ${whoFully}?`}
+          confirmLabel="Remove"
+          cancelLabel="Keep"
+          onConfirm={props.onRemove}
+          isDisabled={props.busy}
+          className="secondary"
+        >
+          <p>{who} loses access to the workspace and its projects.</p>
+        </ConfirmDialog>
+      )}
     </li>
   );
 }
@@ -203,13 +190,10 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
   const [role, setRole] = useState('member');
   const roleId = useId();
   const [notice, setNotice] = useState('');
-  // The accept links invite-member answered in this visit, by invitation id (list-invitations has none).
-  const [links, setLinks] = useState<Record<string, string>>({});
   // The last invitation made or resent, when its email was not sent: its link is shown under the notice.
   const [unsent, setUnsent] = useState<{ id: string; email: string; link: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['invitations', workspaceId] });
   const answered = (inv: InvitationSent, again: boolean) => {
-    setLinks((all) => ({ ...all, [inv.id]: inv.link }));
     if (inv.emailSent) {
       setUnsent(null);
       setNotice(again ? `Invitation emailed again to ${inv.email}.` : `Invitation emailed to ${inv.email}.`);
@@ -292,7 +276,8 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
                 <span className="muted">
                   {inv.role} · expires {when(inv.expiresAt)}
                 </span>
-                {links[inv.id] && inv.id !== unsent?.id && <InviteLink link={links[inv.id]!} email={inv.email} />}
+                {/* Each pending invitation's accept link (list-invitations answers it), to hand over again; the one just made is under the notice. */}
+                {inv.id !== unsent?.id && <InviteLink link={inv.link} email={inv.email} />}
               </div>
               {canCreate && (
                 <button type="button" className="secondary" onClick={() => resend.mutate(inv)} disabled={resend.isPending} aria-label={`Resend the invitation to ${inv.email}`}>
@@ -348,12 +333,12 @@ function Teams({ workspaceId, canCreate, canUpdate, canDelete }: { workspaceId: 
                 <TeamMembers workspaceId={workspaceId} team={t} canUpdate={canUpdate} />
               </div>
               {canDelete && (
-                <ConfirmButton
+                <ConfirmDialog
                   label="Delete"
-                  question={`Delete the team ${t.name}?`}
+                  title={`Delete the team ${t.name}?`}
                   confirmLabel={`Yes, delete ${t.name}`}
                   onConfirm={() => remove.mutate(t.id)}
-                  disabled={remove.isPending}
+                  isDisabled={remove.isPending}
                 />
               )}
             </li>

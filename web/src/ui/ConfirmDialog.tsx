@@ -8,6 +8,8 @@ interface Question {
   onConfirm: () => void;
   /** Keeps the confirming button disabled (e.g. until the user typed the name of what goes). */
   isConfirmDisabled?: boolean;
+  /** The button that keeps things as they are ("Cancel" unless said). */
+  cancelLabel?: string;
 }
 
 /** The modal itself: open while its trigger (or `isOpen`, when given) says so. */
@@ -22,7 +24,7 @@ function ConfirmOverlay(props: Question & { isOpen?: boolean; onOpenChange?: (op
               {props.children}
               <div className="dialog-actions">
                 <Button className="secondary" onPress={close} autoFocus>
-                  Cancel
+                  {props.cancelLabel ?? 'Cancel'}
                 </Button>
                 <Button
                   className="danger"
@@ -47,10 +49,10 @@ function ConfirmOverlay(props: Question & { isOpen?: boolean; onOpenChange?: (op
  * A destructive action asked in a modal dialog (React Aria: focus trapped inside, Escape cancels,
  * focus returns to the button that opened it).
  */
-export function ConfirmDialog(props: Question & { label: string; isDisabled?: boolean; className?: string }) {
+export function ConfirmDialog(props: Question & { label: string; isDisabled?: boolean; className?: string; ariaLabel?: string }) {
   return (
     <DialogTrigger>
-      <Button className={props.className ?? 'danger'} isDisabled={props.isDisabled}>
+      <Button className={props.className ?? 'danger'} isDisabled={props.isDisabled} aria-label={props.ariaLabel}>
         {props.label}
       </Button>
       <ConfirmOverlay {...props} />
