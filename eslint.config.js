@@ -224,6 +224,8 @@ const TABLE_EXCEPTIONS = {
   },
   'src/modules/task/task.repository.ts': {
     board_column: "the column slugs of a task's project, which a new status is checked against (findForUpdate, findManyForUpdate, statusSlugs)",
+    label:
+      'a task list filtered by label (filterSql: tasks with any of the labels, in the statement of the list) and the check that each filter names a label of the workspace (knownLabels)',
   },
   'src/modules/git-hosts/workflow-rule.repository.ts': {
     board_column: "a rule's column name and slug; a rule is saved only for a column of its project; event → column slug for the git events",

@@ -177,15 +177,15 @@ describe('table ownership', () => {
   });
 
   it('an exception declared for the file (TABLE_EXCEPTIONS) lets it name that table, and only that one', () => {
-    const file = 'src/modules/task/task.repository.ts';
+    const file = 'src/modules/git-hosts/workflow-rule.repository.ts';
     expect(tableFindings(file, "export const sql = 'SELECT slug FROM board_column WHERE project_id = $1';")).toEqual([]);
     expect(tableFindings(file, "export const sql = 'SELECT slug FROM board_column b JOIN label l ON true';")).toEqual([
       expect.stringMatching(/^tandem\/table-ownership: Table label belongs to the label module/),
     ]);
     // An exception of the file that its SQL no longer needs is reported, so the list stays true.
-    expect(tableFindings(file, "export const sql = 'SELECT 1 FROM task';")).toEqual([
+    expect(tableFindings(file, "export const sql = 'SELECT 1 FROM workflow_rule';")).toEqual([
       expect.stringMatching(
-        /^tandem\/table-ownership: TABLE_EXCEPTIONS \(eslint.config.js\) lets src\/modules\/task\/task.repository.ts name board_column, but no statement here does/,
+        /^tandem\/table-ownership: TABLE_EXCEPTIONS \(eslint.config.js\) lets src\/modules\/git-hosts\/workflow-rule.repository.ts name board_column, but no statement here does/,
       ),
     ]);
     // src/database (migrations, SQL helpers) may name any table.

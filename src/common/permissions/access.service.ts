@@ -40,10 +40,16 @@ export class AccessService {
    * to no one workspace, e.g. checking a git server's access before linking it to a project).
    */
   async holdsInAnyWorkspace(userId: string, resource: string, action: string): Promise<boolean> {
+    return (await this.workspacesWhere(userId, resource, action)).length > 0;
+  }
+
+  /** The workspaces where the user holds resource:action (a list across workspaces: the caller's tasks). */
+  async workspacesWhere(userId: string, resource: string, action: string): Promise<string[]> {
+    const out: string[] = [];
     for (const m of await this.access.membershipsOf(userId)) {
-      if (hasPermission(await this.permissionsFor(m.organization_id, splitRoles(m.role)), resource, action)) return true;
+      if (hasPermission(await this.permissionsFor(m.organization_id, splitRoles(m.role)), resource, action)) out.push(m.organization_id);
     }
-    return false;
+    return out;
   }
 
   /** Static roles cost nothing; custom roles are read from the workspace's role table. */

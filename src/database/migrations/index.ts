@@ -22,6 +22,7 @@ import { EmailJobs1763782400000 } from './1763782400000-EmailJobs';
 import { SelfgitWebhookSecretRotation1763782500000 } from './1763782500000-SelfgitWebhookSecretRotation';
 import { ExternalCommentLinks1763782600000 } from './1763782600000-ExternalCommentLinks';
 import { FormerTaskKeys1763782710000 } from './1763782710000-FormerTaskKeys';
+import { TaskFilterIndexes1763782800000 } from './1763782800000-TaskFilterIndexes';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   SelfgitWebhookSecretRotation1763782500000,
   ExternalCommentLinks1763782600000,
   FormerTaskKeys1763782710000,
+  TaskFilterIndexes1763782800000,
 ];

@@ -3,10 +3,12 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { Id } from '../../common/pipes/id.pipe';
+import { ApiKeyScope } from '../../common/decorators/api-key-scope.decorator';
 import {
   CreateTaskDto,
   ListTasksQuery,
   MoveTaskDto,
+  MyTasksQuery,
   ReorderTasksDto,
   TaskAssigneeDto,
   TaskDescriptionDto,
@@ -45,10 +47,35 @@ export class TaskController {
     return this.tasks.create(scope, user, projectId, dto);
   }
 
+  @Get('mine')
+  @ApiAnswer('Task page', TaskPageSchema)
+  @ApiKeyScope('task', 'read')
+  @ApiOperation({ summary: "A page of the tasks assigned to the caller, in one workspace or in every workspace where the caller may read tasks; the project list's filters" })
+  @ApiErrors(
+    [400, 'Label … not found in this workspace', 'dueBefore must be a valid ISO 8601 date string', 'workspaceId must be a UUID'],
+    [403, 'Insufficient permissions: task:read is needed', 'Insufficient API key scope'],
+    [404, 'Workspace not found'],
+  )
+  mine(@CurrentUser() user: AuthUser, @Query() q: MyTasksQuery) {
+    return this.tasks.mine(user, q);
+  }
+
   @Get('tasks/:projectId')
   @ApiAnswer('Task page', TaskPageSchema)
   @RequirePermission('task', 'read', PROJECT)
-  @ApiOperation({ summary: "A page of the project's tasks, filtered and sorted" })
+  @ApiOperation({ summary: "A page of the project's tasks, filtered (all filters combined with AND) and sorted" })
+  @ApiErrors(
+    [
+      400,
+      'Invalid status "…". Valid statuses for this project: …',
+      'Label … not found in this workspace',
+      'assigneeId must be a user id or none',
+      'assigneeId and userId name different assignees: give one',
+      'dueBefore must be a valid ISO 8601 date string',
+    ],
+    [403, 'Insufficient permissions', 'Insufficient API key scope'],
+    [404, 'Project not found'],
+  )
   list(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string, @Query() q: ListTasksQuery) {
     return this.tasks.list(scope.workspaceId, projectId, q);
   }

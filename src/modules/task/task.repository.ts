@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { escapeLike, firstRow, preparedRows, rows } from '../../database/sql';
-import { ListTasksQuery, TaskSort } from './dto/task.dto';
+import { ListTasksQuery, TaskFilterQuery, TaskSort } from './dto/task.dto';
 import { TASK_FIELDS, TaskRow } from './task.record';
 
 /** The permission guard's way from a task id to its workspace (ScopeRegistry kind `task`). */
@@ -19,6 +19,39 @@ const SORT_SQL: Record<TaskSort, string> = {
   dueDate: 'due_date',
   startDate: 'start_date',
 };
+
+export interface TaskPage {
+  rows: TaskRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/**
+ * The SQL conditions (on `task`) of a list's filters, their values appended to `params`
+ * (docs/compatibility.md, "Task lists and their filters"). `…After` is inclusive, `…Before`
+ * exclusive; labels: a task with any of them (a catalogue label, or a task's own copy, by id).
+ * The assignee is `assigneeId` or its alias `userId` (the service checks that both agree).
+ */
+export function filterSql(q: TaskFilterQuery, params: unknown[]): string[] {
+  const where: string[] = [];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (q.status !== undefined) add((n) => `status = ${n}`, q.status);
+  if (q.priority !== undefined) add((n) => `priority = ${n}`, q.priority);
+  const assignee = q.assigneeId ?? q.userId;
+  if (assignee === 'none') where.push('user_id IS NULL');
+  else if (assignee !== undefined) add((n) => `user_id = ${n}`, assignee);
+  if (q.dueAfter !== undefined) add((n) => `due_date >= ${n}`, new Date(q.dueAfter));
+  if (q.dueBefore !== undefined) add((n) => `due_date < ${n}`, new Date(q.dueBefore));
+  if (q.startAfter !== undefined) add((n) => `start_date >= ${n}`, new Date(q.startAfter));
+  if (q.startBefore !== undefined) add((n) => `start_date < ${n}`, new Date(q.startBefore));
+  if (q.labelId?.length) add((n) => `EXISTS (SELECT 1 FROM label l WHERE l.task_id = task.id AND (l.catalog_label_id = ANY(${n}::uuid[]) OR l.id = ANY(${n}::uuid[])))`, q.labelId);
+  if (q.q) add((n) => `(title ILIKE ${n} OR description ILIKE ${n})`, `%${escapeLike(q.q)}%`);
+  return where;
+}
 
 /** Reads and deletion of tasks. Changes go through TaskChangesRepository (the task write path). */
 @Injectable()
@@ -75,22 +108,27 @@ export class TaskRepository {
   }
 
   /** A page of a project's tasks and the total count, filtered and sorted as the query says. */
-  async listInProject(workspaceId: string, projectId: string, q: ListTasksQuery): Promise<{ rows: TaskRow[]; total: number; page: number; pageSize: number }> {
-    const params: unknown[] = [projectId, workspaceId];
-    const where = ['project_id = $1', 'workspace_id = $2'];
-    const add = (sql: (n: number) => string, value: unknown) => {
-      params.push(value);
-      where.push(sql(params.length));
-    };
-    if (q.status !== undefined) add((n) => `status = $${n}`, q.status);
-    if (q.priority !== undefined) add((n) => `priority = $${n}`, q.priority);
-    if (q.userId !== undefined) add((n) => `user_id = $${n}`, q.userId);
-    if (q.q) add((n) => `(title ILIKE $${n} OR description ILIKE $${n})`, `%${escapeLike(q.q)}%`);
+  listInProject(workspaceId: string, projectId: string, q: ListTasksQuery): Promise<TaskPage> {
+    return this.page(['project_id = $1', 'workspace_id = $2'], [projectId, workspaceId], q);
+  }
+
+  /** A page of the tasks assigned to `userId` in the workspaces `workspaceIds`, filtered and sorted as the query says. */
+  listAssigned(userId: string, workspaceIds: string[], q: TaskFilterQuery): Promise<TaskPage> {
+    return this.page(['user_id = $1', 'workspace_id = ANY($2::uuid[])'], [userId, workspaceIds], q);
+  }
+
+  /** Those of `ids` that are labels (catalogue labels or a task's copies) of the workspaces. */
+  async knownLabels(workspaceIds: string[], ids: string[]): Promise<Set<string>> {
+    const found = await rows<{ id: string }>(this.ds.manager, `SELECT id FROM label WHERE id = ANY($1::uuid[]) AND workspace_id = ANY($2::uuid[])`, [ids, workspaceIds]);
+    return new Set(found.map((r) => r.id));
+  }
+
+  private async page(where: string[], params: unknown[], q: TaskFilterQuery): Promise<TaskPage> {
+    const filter = [...where, ...filterSql(q, params)].join(' AND ');
     const page = q.page ?? 1;
     const pageSize = q.limit ?? 50;
     const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
-    const order = `${SORT_SQL[q.sortBy ?? 'createdAt']} ${dir} NULLS LAST, number ${dir}`;
-    const filter = where.join(' AND ');
+    const order = `${SORT_SQL[q.sortBy ?? 'createdAt']} ${dir} NULLS LAST, number ${dir}, id ${dir}`;
     const [found, [{ total }]] = await Promise.all([
       rows<TaskRow>(this.ds.manager, `SELECT ${TASK_FIELDS} FROM task WHERE ${filter} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`, params),
       rows<{ total: number }>(this.ds.manager, `SELECT count(*)::int AS total FROM task WHERE ${filter}`, params),

@@ -11,11 +11,21 @@ import { hasPermission, insufficientPermissions } from '../../common/permissions
 import { liveData } from '../../redis/live-entry';
 import { LiveStreams } from '../../redis/live-streams';
 import { invalidStatusMessage } from '../column/board-statuses';
-import { CreateTaskDto, ListTasksQuery, MoveTaskDto } from './dto/task.dto';
+import { CreateTaskDto, ListTasksQuery, MoveTaskDto, MyTasksQuery, TaskFilterQuery } from './dto/task.dto';
 import { diffTask, isEmptyDiff, TaskPatch } from './task-changes';
 import { ExternalAuthor, NewTask, TaskChangesRepository } from './task-changes.repository';
 import { Priority, TaskRecord, TaskRow, toTaskRecord } from './task.record';
-import { TaskRepository } from './task.repository';
+import { TaskPage, TaskRepository } from './task.repository';
+
+/** A repository page as the API answers it: the records and the pagination. */
+function taskPage({ rows, total, page, pageSize }: TaskPage) {
+  return { data: rows.map(toTaskRecord), pagination: { total, page, pageSize, totalPages: Math.ceil(total / pageSize) } };
+}
+
+/** `assigneeId` and its alias `userId` name one assignee when both are given. */
+function assertOneAssignee(q: TaskFilterQuery): void {
+  if (q.assigneeId !== undefined && q.userId !== undefined && q.assigneeId !== q.userId) throw new BadRequestException('assigneeId and userId name different assignees: give one');
+}
 
 const NOT_FOUND = 'Task not found';
 const PROJECT_NOT_FOUND = 'Project not found';
@@ -126,12 +136,38 @@ export class TaskService {
     }
   }
 
+  /** A page of a project's tasks, filtered (docs/compatibility.md, "Task lists and their filters"). */
   async list(workspaceId: string, projectId: string, q: ListTasksQuery) {
-    const { rows, total, page, pageSize } = await this.tasks.listInProject(workspaceId, projectId, q);
-    return {
-      data: rows.map(toTaskRecord),
-      pagination: { total, page, pageSize, totalPages: Math.ceil(total / pageSize) },
-    };
+    assertOneAssignee(q);
+    if (q.status !== undefined) this.assertStatus(q.status, await this.tasks.statusSlugs(workspaceId, projectId));
+    await this.assertLabels([workspaceId], q.labelId);
+    return taskPage(await this.tasks.listInProject(workspaceId, projectId, q));
+  }
+
+  /**
+   * A page of the tasks assigned to the caller, in one workspace (404 when not a member, 403
+   * without task:read there) or in every workspace where the caller may read tasks.
+   */
+  async mine(user: AuthUser, q: MyTasksQuery) {
+    let workspaceIds: string[];
+    if (q.workspaceId !== undefined) {
+      const m = await this.access.membership(q.workspaceId, user.id);
+      if (!m) throw new NotFoundException('Workspace not found');
+      if (!hasPermission(await this.access.permissionsFor(m.workspaceId, m.roles), 'task', 'read')) throw new ForbiddenException(insufficientPermissions('task', 'read'));
+      workspaceIds = [m.workspaceId];
+    } else {
+      workspaceIds = await this.access.workspacesWhere(user.id, 'task', 'read');
+    }
+    await this.assertLabels(workspaceIds, q.labelId);
+    return taskPage(await this.tasks.listAssigned(user.id, workspaceIds, q));
+  }
+
+  /** Each label filter names a label of those workspaces (400 otherwise: no filter silently matches nothing). */
+  private async assertLabels(workspaceIds: string[], labelIds: string[] | undefined): Promise<void> {
+    if (!labelIds?.length) return;
+    const known = await this.tasks.knownLabels(workspaceIds, labelIds);
+    const unknown = labelIds.find((id) => !known.has(id));
+    if (unknown) throw new BadRequestException(`Label ${unknown} not found in this workspace`);
   }
 
   /**

@@ -397,7 +397,8 @@ const RECIPES: Record<string, Recipe> = {
   'DELETE /api/column/:id': { call: async (c) => ({ path: `/column/${(await c.fresh.column()).id}` }) },
   // ---- tasks
   'POST /api/task/:projectId': { call: (c) => ({ path: `/task/${c.A.project.id}`, body: { title: randomName('Task') } }) },
-  'GET /api/task/tasks/:projectId': { call: (c) => ({ path: `/task/tasks/${c.A.project.id}` }) },
+  'GET /api/task/tasks/:projectId': { call: (c) => ({ path: `/task/tasks/${c.A.project.id}?assigneeId=none&dueBefore=2030-01-01` }) },
+  'GET /api/task/mine': { call: (c) => ({ path: `/task/mine?workspaceId=${c.A.workspaceId}` }), ids: { '?workspaceId': 'workspace' }, membersOnly: true },
   'GET /api/task/card-details/:projectId': { call: (c) => ({ path: `/task/card-details/${c.A.project.id}` }) },
   'PUT /api/task/reorder/:projectId': {
     call: async (c) => {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { emptyAsNull, IsIdString, IsTimestamp, NullableButRequired, OptionalNotNull, OptionalNullable, trim } from '../../../common/validation/dto-helpers';
 import { PRIORITIES, Priority } from '../task.record';
 
@@ -154,8 +154,19 @@ export class ReorderTasksDto {
 export const TASK_SORTS = ['createdAt', 'position', 'number', 'title', 'status', 'priority', 'dueDate', 'startDate'] as const;
 export type TaskSort = (typeof TASK_SORTS)[number];
 
-export class ListTasksQuery {
-  @ApiPropertyOptional()
+/** `labelId=a&labelId=b` (an array) or `labelId=a` (a string): an array of lower-case ids. */
+const idList = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? v.toLowerCase() : v));
+const UUID_OR_NONE = /^(?:none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/**
+ * The filters of a task list, combined with AND (docs/compatibility.md, "Task lists and their
+ * filters"): GET /task/tasks/:projectId and GET /task/mine. Dates are ISO 8601 (a day or a
+ * moment); `…After` includes the moment given, `…Before` excludes it, so that `dueAfter=2026-12-01&dueBefore=2026-12-08`
+ * is one week. A task without the date passes no date filter on it.
+ */
+export class TaskFilterQuery {
+  @ApiPropertyOptional({ description: "a column slug of the project, or 'planned' / 'archived'; one that is not → 400" })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -166,11 +177,49 @@ export class ListTasksQuery {
   @IsIn(PRIORITIES)
   priority?: Priority;
 
-  @ApiPropertyOptional({ description: 'assignee' })
+  @ApiPropertyOptional({ description: "the assignee: a user id, or `none` for unassigned tasks (the original API's name)" })
   @IsOptional()
   @Transform(lower)
-  @IsUUID('all')
+  @IsString()
+  @MaxLength(36)
+  @Matches(UUID_OR_NONE, { message: 'assigneeId must be a user id or none' })
+  assigneeId?: string;
+
+  @ApiPropertyOptional({ description: 'the assignee, as assigneeId (a user id, or `none`); both given must agree' })
+  @IsOptional()
+  @Transform(lower)
+  @IsString()
+  @MaxLength(36)
+  @Matches(UUID_OR_NONE, { message: 'userId must be a user id or none' })
   userId?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'due at or after this moment (a day: its start, UTC)' })
+  @IsOptional()
+  @IsTimestamp()
+  dueAfter?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'due before this moment (a day: its start, UTC)' })
+  @IsOptional()
+  @IsTimestamp()
+  dueBefore?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'starting at or after this moment' })
+  @IsOptional()
+  @IsTimestamp()
+  startAfter?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'starting before this moment' })
+  @IsOptional()
+  @IsTimestamp()
+  startBefore?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'a label of the workspace (repeatable: tasks with any of them); one that is not → 400' })
+  @IsOptional()
+  @Transform(idList)
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsUUID('all', { each: true, message: 'each labelId must be a label id' })
+  labelId?: string[];
 
   @ApiPropertyOptional({ description: 'case-insensitive text in title or description' })
   @IsOptional()
@@ -203,4 +252,16 @@ export class ListTasksQuery {
   @IsOptional()
   @IsIn(['asc', 'desc'])
   sortOrder?: 'asc' | 'desc';
+}
+
+/** GET /task/tasks/:projectId: the filters, a page, an order. */
+export class ListTasksQuery extends TaskFilterQuery {}
+
+/** GET /task/mine: the caller's tasks, in one workspace or in all of theirs. */
+export class MyTasksQuery extends OmitType(TaskFilterQuery, ['assigneeId', 'userId'] as const) {
+  @ApiPropertyOptional({ format: 'uuid', description: 'one workspace of the caller; omitted: every workspace the caller is a member of' })
+  @IsOptional()
+  @Transform(lower)
+  @IsUUID('all')
+  workspaceId?: string;
 }
