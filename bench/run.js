@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: builds, starts the service on its own database, seeds 100k tasks, and
 // measures the hot endpoints with autocannon (10 connections). Prints a table; with
-// BENCH_EXPLAIN=1 (default) also prints EXPLAIN ANALYZE of the search statement.
+// BENCH_EXPLAIN=1 (default) also prints EXPLAIN ANALYZE of the search statements and of each task
+// list filter.
 // Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (10), BENCH_PORT (3111),
 // BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench), REDIS_URL, BENCH_ONLY (comma list),
 // BENCH_DIST (the build to run, default ./dist: point it at another checkout's dist to compare builds),
@@ -136,7 +137,16 @@ async function main() {
     const pc = (await db.query(`SELECT id FROM project WHERE workspace_id = $1 ORDER BY name OFFSET 2 LIMIT 1`, [workspaceIds[0]])).rows[0].id;
     const columnIds = (await db.query(`SELECT id FROM board_column WHERE project_id = $1 ORDER BY position`, [pc])).rows.map((r) => r.id);
     const nextReorder = counter();
+    // The task list filters (docs/compatibility.md, "Task lists and their filters"): the original's
+    // three together, a label, and the caller's own tasks over a week across the workspaces.
+    const [bug] = labelIds;
     const scenarios = [
+      [
+        'GET /task/tasks/:projectId?assigneeId&dueAfter&dueBefore',
+        { requests: [{ method: 'GET', headers: auth, path: `/api/task/tasks/${pb}?assigneeId=${userId}&dueAfter=2026-03-01&dueBefore=2026-04-01` }] },
+      ],
+      ['GET /task/tasks/:projectId?labelId', { requests: [{ method: 'GET', headers: auth, path: `/api/task/tasks/${pb}?labelId=${bug}` }] }],
+      ['GET /task/mine?dueAfter&dueBefore', { requests: [{ method: 'GET', headers: auth, path: '/api/task/mine?dueAfter=2026-03-02&dueBefore=2026-03-09' }] }],
       ['search selective (type all)', { requests: [{ method: 'GET', path: '/api/search?q=quokka', headers: auth }] }],
       ['search common (type tasks)', { requests: [{ method: 'GET', path: '/api/search?q=update&type=tasks', headers: auth }] }],
       // A word in every comment (type all), and a common word in one project.
@@ -292,6 +302,35 @@ async function main() {
         const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) EXECUTE bench_search(${args})`);
         await db.query(`DEALLOCATE bench_search`);
         console.log(`\nEXPLAIN (ANALYZE, BUFFERS) search (${label}, q=${q}):\n` + plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+      }
+    }
+    if (process.env.BENCH_EXPLAIN !== '0') {
+      // Each task list filter as the service runs it: the page's statement (filterSql's conditions,
+      // the default order, 50 rows) with its values bound; ANALYZE and BUFFERS.
+      const { filterSql } = require(path.join(dist, 'modules/task/task.repository'));
+      const { TASK_FIELDS } = require(path.join(dist, 'modules/task/task.record'));
+      const [{ id: catalogueLabel }] = (
+        await db.query(`SELECT id FROM label WHERE task_id IS NULL AND workspace_id = (SELECT workspace_id FROM project WHERE id = $1) ORDER BY name LIMIT 1`, [pb])
+      ).rows;
+      const order = 'ORDER BY created_at DESC NULLS LAST, number DESC, id DESC LIMIT 50';
+      const project = [['project_id = $1', 'workspace_id = $2'], () => [pb, workspaceIds[0]]];
+      const mine = [['user_id = $1', 'workspace_id = ANY($2::uuid[])'], () => [userId, workspaceIds]];
+      for (const [label, [where, base], q] of [
+        ['assigneeId (a user)', project, { assigneeId: userId }],
+        ['assigneeId=none', project, { assigneeId: 'none' }],
+        ['dueAfter and dueBefore (a week)', project, { dueAfter: '2026-03-02', dueBefore: '2026-03-09' }],
+        ['startAfter and startBefore (a week)', project, { startAfter: '2026-03-02', startBefore: '2026-03-09' }],
+        ['status', project, { status: 'in-review' }],
+        ['priority', project, { priority: 'urgent' }],
+        ['labelId (a catalogue label)', project, { labelId: [catalogueLabel] }],
+        ['q', project, { q: 'quokka' }],
+        ["the original's three: assigneeId, dueAfter, dueBefore", project, { assigneeId: userId, dueAfter: '2026-03-01', dueBefore: '2026-04-01' }],
+        ['GET /task/mine, dueAfter and dueBefore (a week)', mine, { dueAfter: '2026-03-02', dueBefore: '2026-03-09' }],
+      ]) {
+        const params = base();
+        const text = `SELECT ${TASK_FIELDS} FROM task WHERE ${[...where, ...filterSql(q, params)].join(' AND ')} ${order}`;
+        const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${text}`, params);
+        console.log(`\nEXPLAIN (ANALYZE, BUFFERS) task list (${label}):\n` + plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
       }
     }
     await db.end();

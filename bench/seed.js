@@ -1,7 +1,8 @@
 // Seeds the benchmark data set straight into Postgres (fast, deterministic):
 // 5 workspaces × 10 projects × 2,000 tasks = 100,000 tasks, one `created` activity per task,
 // 50,000 comments (one per two tasks), workspace labels with task copies, and time entries (one per
-// ten tasks), all owned by one user. BENCH_TASKS_PER_PROJECT changes the 2,000 (20,000: a million
+// ten tasks), all owned by one user; a quarter of the tasks assigned to them, two in three with a
+// due date over 2026 and one in three with a start date. BENCH_TASKS_PER_PROJECT changes the 2,000 (20,000: a million
 // tasks), with comments and time entries in proportion.
 // Titles mix ~200 ordinary words; "update" is common (about a third of titles), "quokka" rare (20 tasks
 // and 10 comments whatever the size).
@@ -57,7 +58,7 @@ async function seed(databaseUrl, userId, log = console.log) {
       [userId],
     );
     await c.query(
-      `INSERT INTO task (workspace_id, project_id, number, position, user_id, created_by_id, title, description, status, priority, created_at)
+      `INSERT INTO task (workspace_id, project_id, number, position, user_id, created_by_id, title, description, status, priority, created_at, start_date, due_date)
        SELECT p.workspace_id, p.id, g.n, g.n,
               CASE WHEN g.n % 4 = 0 THEN $1::uuid END, $1::uuid,
               CASE WHEN abs(hashtext(p.id::text || g.n)) % 3 = 0 THEN 'Update ' ELSE '' END
@@ -67,7 +68,10 @@ async function seed(databaseUrl, userId, log = console.log) {
                 || ${pick('g')} || ' ' || ${pick('h')} || ' can ' || ${pick('i')} || '. See the ' || ${pick('j')} || ' notes.',
               (ARRAY['to-do','in-progress','in-review','done'])[1 + g.n % 4],
               (ARRAY['no-priority','low','medium','high','urgent'])[1 + g.n % 5],
-              now() - ((${TOTAL} - (p.ord * ${PER_PROJECT} + g.n)) || ' seconds')::interval
+              now() - ((${TOTAL} - (p.ord * ${PER_PROJECT} + g.n)) || ' seconds')::interval,
+              -- Two tasks in three have a due date over 2026 (a day each), one in two of those a start 0–13 days before it.
+              CASE WHEN g.n % 3 <> 0 AND g.n % 2 = 0 THEN timestamptz '2026-01-01' + ((g.n * 7) % 365 - g.n % 14 || ' days')::interval END,
+              CASE WHEN g.n % 3 <> 0 THEN timestamptz '2026-01-01' + ((g.n * 7) % 365 || ' days')::interval END
          FROM (SELECT p.*, row_number() OVER (ORDER BY p.created_at, p.id) - 1 AS ord
                  FROM project p JOIN member m ON m.organization_id = p.workspace_id AND m.user_id = $1) p
         CROSS JOIN generate_series(1, ${PER_PROJECT}) AS g(n)`,
