@@ -139,7 +139,10 @@ async function main() {
     const nextReorder = counter();
     // The task list filters (docs/compatibility.md, "Task lists and their filters"): the original's
     // three together, a label, and the caller's own tasks over a week across the workspaces.
-    const [bug] = labelIds;
+    // A catalogue label of pb's workspace.
+    const [{ id: bug }] = (
+      await db.query(`SELECT id FROM label WHERE task_id IS NULL AND workspace_id = (SELECT workspace_id FROM project WHERE id = $1) ORDER BY name LIMIT 1`, [pb])
+    ).rows;
     const scenarios = [
       [
         'GET /task/tasks/:projectId?assigneeId&dueAfter&dueBefore',
@@ -309,9 +312,7 @@ async function main() {
       // the default order, 50 rows) with its values bound; ANALYZE and BUFFERS.
       const { filterSql } = require(path.join(dist, 'modules/task/task.repository'));
       const { TASK_FIELDS } = require(path.join(dist, 'modules/task/task.record'));
-      const [{ id: catalogueLabel }] = (
-        await db.query(`SELECT id FROM label WHERE task_id IS NULL AND workspace_id = (SELECT workspace_id FROM project WHERE id = $1) ORDER BY name LIMIT 1`, [pb])
-      ).rows;
+      const catalogueLabel = bug;
       const order = 'ORDER BY created_at DESC NULLS LAST, number DESC, id DESC LIMIT 50';
       const project = [['project_id = $1', 'workspace_id = $2'], () => [pb, workspaceIds[0]]];
       const mine = [['user_id = $1', 'workspace_id = ANY($2::uuid[])'], () => [userId, workspaceIds]];
@@ -323,7 +324,8 @@ async function main() {
         ['status', project, { status: 'in-review' }],
         ['priority', project, { priority: 'urgent' }],
         ['labelId (a catalogue label)', project, { labelId: [catalogueLabel] }],
-        ['q', project, { q: 'quokka' }],
+        ['q, a rare word', project, { q: 'quokka' }],
+        ['q, a common word', project, { q: 'update' }],
         ["the original's three: assigneeId, dueAfter, dueBefore", project, { assigneeId: userId, dueAfter: '2026-03-01', dueBefore: '2026-04-01' }],
         ['GET /task/mine, dueAfter and dueBefore (a week)', mine, { dueAfter: '2026-03-02', dueBefore: '2026-03-09' }],
       ]) {

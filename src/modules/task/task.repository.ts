@@ -49,7 +49,9 @@ export function filterSql(q: TaskFilterQuery, params: unknown[]): string[] {
   if (q.startAfter !== undefined) add((n) => `start_date >= ${n}`, new Date(q.startAfter));
   if (q.startBefore !== undefined) add((n) => `start_date < ${n}`, new Date(q.startBefore));
   if (q.labelId?.length) add((n) => `EXISTS (SELECT 1 FROM label l WHERE l.task_id = task.id AND (l.catalog_label_id = ANY(${n}::uuid[]) OR l.id = ANY(${n}::uuid[])))`, q.labelId);
-  if (q.q) add((n) => `(title ILIKE ${n} OR description ILIKE ${n})`, `%${escapeLike(q.q)}%`);
+  // Through the task's searchable text (kept in step by triggers) and its trigram indexes: a rare
+  // word is found from the index, a common one by walking the list's own order (the planner's pick).
+  if (q.q) add((n) => `id IN (SELECT x.task_id FROM task_text x WHERE x.title ILIKE ${n} OR x.description ILIKE ${n})`, `%${escapeLike(q.q)}%`);
   return where;
 }
 
