@@ -313,10 +313,11 @@ async function main() {
       const { filterSql } = require(path.join(dist, 'modules/task/task.repository'));
       const { TASK_FIELDS } = require(path.join(dist, 'modules/task/task.record'));
       const catalogueLabel = bug;
-      const order = 'ORDER BY created_at DESC NULLS LAST, number DESC, id DESC LIMIT 50';
+      const order = 'ORDER BY created_at DESC, number DESC, id DESC LIMIT 50';
       const project = [['project_id = $1', 'workspace_id = $2'], () => [pb, workspaceIds[0]]];
       const mine = [['user_id = $1', 'workspace_id = ANY($2::uuid[])'], () => [userId, workspaceIds]];
       for (const [label, [where, base], q] of [
+        ['no filter', project, {}],
         ['assigneeId (a user)', project, { assigneeId: userId }],
         ['assigneeId=none', project, { assigneeId: 'none' }],
         ['dueAfter and dueBefore (a week)', project, { dueAfter: '2026-03-02', dueBefore: '2026-03-09' }],

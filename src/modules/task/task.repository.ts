@@ -130,7 +130,10 @@ export class TaskRepository {
     const page = q.page ?? 1;
     const pageSize = q.limit ?? 50;
     const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
-    const order = `${SORT_SQL[q.sortBy ?? 'createdAt']} ${dir} NULLS LAST, number ${dir}, id ${dir}`;
+    const sort = q.sortBy ?? 'createdAt';
+    // Tasks without the date last; only the dates can be null, and NULLS LAST on a column that
+    // cannot would keep the planner from reading it in an index's order (project_id, created_at DESC).
+    const order = `${SORT_SQL[sort]} ${dir}${sort === 'dueDate' || sort === 'startDate' ? ' NULLS LAST' : ''}, number ${dir}, id ${dir}`;
     const [found, [{ total }]] = await Promise.all([
       rows<TaskRow>(this.ds.manager, `SELECT ${TASK_FIELDS} FROM task WHERE ${filter} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`, params),
       rows<{ total: number }>(this.ds.manager, `SELECT count(*)::int AS total FROM task WHERE ${filter}`, params),
