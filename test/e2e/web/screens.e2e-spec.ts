@@ -47,7 +47,7 @@ it('the main screens render what they are for', async () => {
       }),
     );
   }
-  await t.api.put(`/task/${tasks[0].id}`, { userId: owner.user.id, description: 'Hero, **three** features, and a call to action.' }, ada.token);
+  await t.api.put(`/task/${tasks[0].id}`, { userId: owner.user.id, dueDate: '2026-01-05', description: 'Hero, **three** features, and a call to action.' }, ada.token);
   await t.api.post(`/comment/${tasks[0].id}`, { content: 'First sketch is in the shared folder.' }, ada.token);
 
   const { page, problems, close } = await openPage(browser, origin);
@@ -95,6 +95,11 @@ it('the main screens render what they are for', async () => {
       .first()
       .waitFor();
     await shot(page, 'notifications');
+
+    // My work: the two tasks assigned to the owner, by due date.
+    await page.getByRole('link', { name: 'My work: your tasks by due date' }).click();
+    await page.getByRole('list', { name: 'No due date', exact: true }).getByText(titles[2]).waitFor();
+    await shot(page, 'my-work');
 
     await page.goto(`/w/${workspaceId}/p/${project.id}/integrations`);
     await page

@@ -49,6 +49,8 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
     queryClient.setQueryData(['task-event-at', event.project?.id], Date.now());
     void queryClient.invalidateQueries({ queryKey: ['deliveries', event.project?.id] });
     if (event.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', event.task.id] });
+    // My work lists tasks of every project of the workspace.
+    void queryClient.invalidateQueries({ queryKey: ['my-work', workspaceId] });
   };
   for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
   // A new order within a column: no task changed, only the board of its project is fetched again.

@@ -21,6 +21,7 @@ const IntegrationsPage = page<{ workspaceId: string; projectId: string }>(() => 
 const PeoplePage = page<{ workspaceId: string }>(() => import('../people/PeoplePage'), 'PeoplePage');
 const WorkspacePage = page<{ workspaceId: string }>(() => import('../workspace/WorkspacePage'), 'WorkspacePage');
 const HomePage = page<object>(() => import('../workspace/HomePage'), 'HomePage');
+const MyWorkPage = page<{ workspaceId: string }>(() => import('../mywork/MyWorkPage'), 'MyWorkPage');
 const TaskLinkPage = page<{ projectId: string; taskId: string }>(() => import('../task/TaskLinkPage'), 'TaskLinkPage');
 const NotificationPrefsPage = page<object>(() => import('../notifications/NotificationPrefsPage'), 'NotificationPrefsPage');
 const VerifyEmailPage = page<object>(() => import('../account/EmailLinkPages'), 'VerifyEmailPage');
@@ -97,6 +98,7 @@ const routeTree = rootRoute.addChildren([
   route('/settings/notifications', () => <NotificationPrefsPage />),
   route('/w/$workspaceId', () => <WorkspacePage workspaceId={params().workspaceId!} />),
   route('/w/$workspaceId/members', () => <PeoplePage workspaceId={params().workspaceId!} />),
+  route('/w/$workspaceId/my-work', () => <MyWorkPage workspaceId={params().workspaceId!} />),
   boardRoute.addChildren([boardTaskRoute]),
   listRoute.addChildren([listTaskRoute]),
   route('/w/$workspaceId/p/$projectId/integrations', () => <IntegrationsPage workspaceId={params().workspaceId!} projectId={params().projectId!} />),

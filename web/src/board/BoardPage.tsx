@@ -36,12 +36,12 @@ import { navigate } from '../app/router';
 import { ListView } from './ListView';
 import { useCardDetails, useColumns, useMembers, useProject } from '../api/workspace-queries';
 import { useTaskFilters } from '../app/routes';
-import { applyFilters, filtersQuery, isOverdue } from './filters';
+import { applyFilters, filtersQuery } from './filters';
 import { TaskFilterBar } from './TaskFilterBar';
 import { initials } from '../ui/avatar';
-import { priorityName } from '../ui/format';
 import { useSelection } from './selection';
 import { BulkBar } from './BulkBar';
+import { PriorityAndDue } from './TaskChips';
 import { focusNear } from './card-focus';
 import { useBoardKeys, type SelectHow } from './board-keys';
 
@@ -422,21 +422,13 @@ const CardBody = memo(function CardBody(props: {
     else if (e.ctrlKey || e.metaKey) props.onSelect(task.id, 'toggle');
     else props.onOpen(task);
   };
-  const overdue = isOverdue(task);
-  const due = task.dueDate ? new Date(task.dueDate.slice(0, 10) + 'T00:00:00').toLocaleDateString(undefined, { day: 'numeric', month: 'short' }) : null;
   return (
     <div className="card-body">
       <button type="button" className="card-open" data-task-open onClick={onClick}>
         <span className="key">{taskKey}</span> <span className="card-title">{task.title}</span>
       </button>
       <div className="card-meta">
-        {task.priority !== 'no-priority' && <span className={`chip priority-${task.priority}`}>{priorityName(task.priority)}</span>}
-        {due && (
-          <span className={`chip due${overdue ? ' overdue' : ''}`}>
-            {overdue ? 'Overdue: ' : 'Due '}
-            <time dateTime={task.dueDate!.slice(0, 10)}>{due}</time>
-          </span>
-        )}
+        <PriorityAndDue task={task} />
         {details?.labels.map((l) => (
           <span key={l.name} className="chip label-chip">
             <span className="dot" style={{ background: l.color }} aria-hidden="true" />

@@ -46,7 +46,9 @@ export function parseFilters(search: Record<string, unknown>): TaskFilters {
 
 export const hasFilters = (f: TaskFilters) => Object.keys(f).some((k) => k !== 'sort');
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
+/** The day of `d` in the browser's time zone, as `YYYY-MM-DD` (how a due date's day is written). */
+export const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+const day = dayOf;
 
 /** `tasks` that pass `f` (labelsOf: a task's label names), in `f.sort`'s order. */
 export function applyFilters(tasks: Task[], f: TaskFilters, labelsOf: (taskId: string) => string[], now = new Date()): Task[] {

@@ -5,6 +5,7 @@ import type { Notification } from '../api/types';
 import { useLiveEvents } from '../api/live';
 import { navigate } from '../app/router';
 import { Empty, ErrorState, Loading } from '../ui/States';
+import { AppLink } from '../ui/AppLink';
 
 /** Follows the workspace's live events, so that a `notification` event refreshes the bell (docs/live-events.md). */
 function FollowLive({ workspaceId }: { workspaceId: string }) {
@@ -67,6 +68,7 @@ export function NotificationBell({ workspaceId }: { workspaceId: string | null }
       {open && (
         <NotificationPanel
           id={`${id}-panel`}
+          workspaceId={workspaceId}
           unread={unread}
           onOpened={() => {
             setOpen(false);
@@ -77,7 +79,7 @@ export function NotificationBell({ workspaceId }: { workspaceId: string | null }
   );
 }
 
-function NotificationPanel({ id, unread, onOpened }: { id: string; unread: number; onOpened: () => void }) {
+function NotificationPanel({ id, workspaceId, unread, onOpened }: { id: string; workspaceId: string | null; unread: number; onOpened: () => void }) {
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: ['notifications', 'list'],
@@ -108,6 +110,12 @@ function NotificationPanel({ id, unread, onOpened }: { id: string; unread: numbe
           Mark all read
         </button>
       </div>
+      {/* What is assigned to you, by due date: the page the notifications are mostly about. */}
+      {workspaceId && (
+        <AppLink to={`/w/${workspaceId}/my-work`} className="bell-my-work" onClick={onOpened}>
+          My work: your tasks by due date
+        </AppLink>
+      )}
       {list.isPending && <Loading what="notifications" />}
       {list.error && <ErrorState error={list.error} />}
       {(markRead.error ?? markAll.error) && <ErrorState error={markRead.error ?? markAll.error} />}

@@ -7,6 +7,7 @@ import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { useProjects } from '../api/workspace-queries';
 import { WorkspaceSettings } from './WorkspaceSettings';
+import { AppLink } from '../ui/AppLink';
 
 /** A workspace's projects, and making one (when the caller's roles allow it). */
 export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
@@ -32,6 +33,7 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
       <main id="main" tabIndex={-1} className="page">
         <div className="page-head">
           <h1>Projects</h1>
+          <AppLink to={`/w/${workspaceId}/my-work`}>My work</AppLink>
           <a
             href={`/w/${workspaceId}/members`}
             onClick={(e) => {
