@@ -16,6 +16,7 @@ import { diffTask, isEmptyDiff, TaskPatch } from './task-changes';
 import { ExternalAuthor, NewTask, TaskChangesRepository } from './task-changes.repository';
 import { Priority, TaskRecord, TaskRow, toTaskRecord } from './task.record';
 import { TaskPage, TaskRepository } from './task.repository';
+import { EVENT_KIND_OF_HISTORY } from './task-event';
 
 /** A repository page as the API answers it: the records and the pagination. */
 function taskPage({ rows, total, page, pageSize }: TaskPage) {
@@ -123,16 +124,23 @@ export class TaskService {
   /**
    * A new order is not a task event (no webhook, no activity), but the boards open on the project
    * should show it: a live-only `task.reordered` entry on the workspace's stream once it has
-   * committed (docs/live-events.md). Best effort: the order is written; a stream that misses the
-   * signal shows it at its next fetch.
+   * committed (docs/live-events.md).
    */
-  private async signalReorder(workspaceId: string, projectId: string, status: string, taskIds: string[]): Promise<void> {
-    const entry = { id: `reorder:${randomUUID()}`, event: 'task.reordered', userId: null };
-    const data = liveData({ kind: 'taskReordered', workspaceId, project: { id: projectId }, status, taskIds, at: new Date().toISOString() });
+  private signalReorder(workspaceId: string, projectId: string, status: string, taskIds: string[]): Promise<void> {
+    return this.signal(workspaceId, 'task.reordered', { kind: 'taskReordered', workspaceId, project: { id: projectId }, status, taskIds });
+  }
+
+  /**
+   * A live-only entry (docs/live-events.md, "Live signals"): what open views should show though no
+   * task event says it. Appended once the change has committed; best effort: the change is written,
+   * and a stream that misses the signal shows it at its next fetch.
+   */
+  private async signal(workspaceId: string, event: string, data: Record<string, unknown>): Promise<void> {
+    const entry = { id: `${event.slice(5)}:${randomUUID()}`, event, userId: null, data: liveData({ ...data, at: new Date().toISOString() }) };
     try {
-      await this.live.append(new Map([[workspaceId, [{ ...entry, data }]]]));
+      await this.live.append(new Map([[workspaceId, [entry]]]));
     } catch (err) {
-      this.logger.warn(`the live reorder signal of project ${projectId} was not sent: ${(err as Error).message}`);
+      this.logger.warn(`the live signal ${event} of workspace ${workspaceId} was not sent: ${(err as Error).message}`);
     }
   }
 
@@ -179,17 +187,35 @@ export class TaskService {
    * which waits for them, so concurrent updates all land.
    */
   async update(scope: ResolvedScope, user: AuthUser, id: string, patch: TaskPatch): Promise<TaskRecord> {
-    let row = await this.tryUpdate(this.ds.manager, scope, user, id, patch, '');
+    const silent: string[] = [];
+    let row = await this.tryUpdate(this.ds.manager, scope, user, id, patch, '', silent);
     // Under the lock only a column deleted meanwhile can refuse the write, and the next read sees that.
     for (let attempt = 0; !row && attempt < 3; attempt++) {
-      row = await this.ds.transaction((m) => this.tryUpdate(m, scope, user, id, patch, 'FOR NO KEY UPDATE'));
+      row = await this.ds.transaction((m) => this.tryUpdate(m, scope, user, id, patch, 'FOR NO KEY UPDATE', silent));
     }
     if (!row) throw new ConflictException('The task is being changed by someone else; try again');
+    // A change no task event tells of (a date, an unassignment): open views still hear of it.
+    if (silent.length)
+      await this.signal(row.workspace_id, 'task.changed', {
+        kind: 'taskChanged',
+        workspaceId: row.workspace_id,
+        project: { id: row.project_id },
+        task: { id: row.id },
+        changes: silent,
+      });
     return toTaskRecord(row);
   }
 
   /** Reads the task and writes the change the patch makes to it; undefined when the changed fields moved on meanwhile. */
-  private async tryUpdate(m: EntityManager, scope: ResolvedScope, user: AuthUser, id: string, patch: TaskPatch, lock: '' | 'FOR NO KEY UPDATE'): Promise<TaskRow | undefined> {
+  private async tryUpdate(
+    m: EntityManager,
+    scope: ResolvedScope,
+    user: AuthUser,
+    id: string,
+    patch: TaskPatch,
+    lock: '' | 'FOR NO KEY UPDATE',
+    silent: string[],
+  ): Promise<TaskRow | undefined> {
     const workspaceId = scope.workspaceId;
     const cur = await this.tasks.findForUpdate(workspaceId, id, { withSlugs: patch.status !== undefined, lock }, m);
     if (!cur) throw new NotFoundException(NOT_FOUND);
@@ -202,7 +228,10 @@ export class TaskService {
       if (diff.set.user_id !== null) await this.assertAssignable(workspaceId, diff.set.user_id as string, m);
     }
     if (diff.set.status !== undefined) this.assertStatus(diff.set.status as string, cur.slugs!);
-    return this.changes.update(cur, diff, user.id, m);
+    const row = await this.changes.update(cur, diff, user.id, m);
+    // The changed fields no task event tells of (their history types have no event kind), once written.
+    if (row) silent.splice(0, silent.length, ...diff.activities.map((a) => a.type).filter((t) => !Object.hasOwn(EVENT_KIND_OF_HISTORY, t)));
+    return row;
   }
 
   /** The column slugs of a project in board order (which statuses are valid there, besides the virtual ones). */

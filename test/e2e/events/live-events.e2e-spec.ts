@@ -77,7 +77,7 @@ describe('GET /api/events', () => {
     expect((await reorder([b.id, a.id])).status).toBe(200);
     for (const s of [onPeer, onApi]) {
       const [signal] = await until('the reorder on the stream', () => s.of('task.reordered').length > 0 && s.of('task.reordered'));
-      expect(signal.id).toMatch(/^reorder:/);
+      expect(signal.id).toMatch(/^reordered:/);
       expect(JSON.parse(signal.data)).toMatchObject({ kind: 'taskReordered', workspaceId, project: { id: project.id }, status: 'to-do', taskIds: [b.id, a.id] });
     }
     // The same order again changes nothing and signals nothing; a refused one neither. A status
@@ -87,6 +87,27 @@ describe('GET /api/events', () => {
     expect((await setStatus(api, owner.token, a.id, 'done')).status).toBe(200);
     await until('the status change after them', () => onApi.of('task.status_changed').length > 0);
     expect(onApi.events.filter((e) => e.event === 'task.reordered')).toHaveLength(1);
+  });
+
+  it('a change no task event tells of (a due date, a start date) reaches both processes as task.changed, naming what changed', async () => {
+    const { owner, workspaceId } = await ownerWithWorkspace(api);
+    const project = await createProject(api, owner.token, workspaceId);
+    const task = await createTask(api, owner.token, project.id, { title: 'Dated' });
+    const onPeer = await open(peer, workspaceId, bearer(owner.token));
+    const onApi = await open(api, workspaceId, bearer(owner.token));
+    expect((await api.api.put(`/task/${task.id}`, { dueDate: '2026-12-24T00:00:00.000Z', startDate: '2026-12-20T00:00:00.000Z' }, owner.token)).status).toBe(200);
+    for (const s of [onPeer, onApi]) {
+      const [signal] = await until('the change on the stream', () => s.of('task.changed').length > 0 && s.of('task.changed'));
+      expect(signal.id).toMatch(/^changed:/);
+      const data = JSON.parse(signal.data);
+      expect(data).toMatchObject({ kind: 'taskChanged', workspaceId, project: { id: project.id }, task: { id: task.id } });
+      expect([...data.changes].sort()).toEqual(['due_date_changed', 'start_date_changed'].sort());
+    }
+    // The same dates again change nothing and signal nothing; a title change is a task event, not a signal.
+    expect((await api.api.put(`/task/${task.id}`, { dueDate: '2026-12-24T00:00:00.000Z' }, owner.token)).status).toBe(200);
+    expect((await api.api.put(`/task/title/${task.id}`, { title: 'Renamed' }, owner.token)).status).toBe(200);
+    await until('the title change after it', () => onApi.of('task.title_changed').length > 0);
+    expect(onApi.of('task.changed')).toHaveLength(1);
   });
 
   it("a member's own in-app notifications, and nobody else's", async () => {

@@ -48,6 +48,9 @@ it('the main screens render what they are for', async () => {
     );
   }
   await t.api.put(`/task/${tasks[0].id}`, { userId: owner.user.id, dueDate: '2026-01-05', description: 'Hero, **three** features, and a call to action.' }, ada.token);
+  // Dates for the calendar: one due day, one span.
+  await t.api.put(`/task/${tasks[1].id}`, { dueDate: '2026-01-08' }, ada.token);
+  await t.api.put(`/task/${tasks[3].id}`, { startDate: '2026-01-12', dueDate: '2026-01-15' }, ada.token);
   await t.api.post(`/comment/${tasks[0].id}`, { content: 'First sketch is in the shared folder.' }, ada.token);
 
   const { page, problems, close } = await openPage(browser, origin);
@@ -76,6 +79,10 @@ it('the main screens render what they are for', async () => {
     await card(page, titles[0]).click();
     await page.getByRole('dialog').getByText('First sketch is in the shared folder.').waitFor();
     await shot(page, 'task');
+
+    await page.goto(`/w/${workspaceId}/p/${project.id}/calendar?at=2026-01-05`);
+    await page.locator('[data-day="2026-01-05"] .card-title', { hasText: titles[0] }).waitFor();
+    await shot(page, 'calendar');
 
     await page.goto(`/w/${workspaceId}/p/${project.id}/list`);
     await page.getByText(`${titles.length} of ${titles.length} tasks`).waitFor();

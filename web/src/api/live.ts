@@ -53,11 +53,17 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
     void queryClient.invalidateQueries({ queryKey: ['my-work', workspaceId] });
   };
   for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
-  // A new order within a column: no task changed, only the board of its project is fetched again.
-  source.addEventListener('task.reordered', (e: MessageEvent<string>) => {
-    const projectId = (JSON.parse(e.data) as { project?: { id?: string } }).project?.id;
+  // The live signals (no task event, nothing delivered): a new order within a column, and a change
+  // no event tells of (a date, an unassignment). The views of the project (and the task) fetch again.
+  const onSignal = (e: MessageEvent<string>) => {
+    const signal = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
+    const projectId = signal.project?.id;
     if (queryClient.isMutating({ mutationKey: ['move', projectId] }) === 0) void queryClient.invalidateQueries({ queryKey: ['tasks', projectId] });
-  });
+    if (signal.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', signal.task.id] });
+    void queryClient.invalidateQueries({ queryKey: ['my-work', workspaceId] });
+  };
+  source.addEventListener('task.reordered', onSignal);
+  source.addEventListener('task.changed', onSignal);
   source.addEventListener('notification', () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }));
   source.addEventListener('reset', () => void queryClient.invalidateQueries());
   return conn;

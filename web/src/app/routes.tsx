@@ -15,7 +15,7 @@ function page<P extends object>(load: () => Promise<Record<string, unknown>>, na
 }
 const AuthPage = page<{ mode: 'sign-in' | 'sign-up' }>(() => import('../account/AuthPage'), 'AuthPage');
 const AccountPage = page<{ user: { id: string; name: string; email: string } }>(() => import('../account/AccountPage'), 'AccountPage');
-const BoardPage = page<{ workspaceId: string; projectId: string; taskId: string | null; view?: 'board' | 'list' }>(() => import('../board/BoardPage'), 'BoardPage');
+const BoardPage = page<{ workspaceId: string; projectId: string; taskId: string | null; view?: 'board' | 'list' | 'calendar' }>(() => import('../board/BoardPage'), 'BoardPage');
 const ProjectSettingsPage = page<{ workspaceId: string; projectId: string }>(() => import('../board/ProjectSettingsPage'), 'ProjectSettingsPage');
 const IntegrationsPage = page<{ workspaceId: string; projectId: string }>(() => import('../integrations/IntegrationsPage'), 'IntegrationsPage');
 const PeoplePage = page<{ workspaceId: string }>(() => import('../people/PeoplePage'), 'PeoplePage');
@@ -62,28 +62,23 @@ function SignedInUser() {
   return session.data ? <AccountPage user={session.data.user} /> : null;
 }
 
-const boardRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/w/$workspaceId/p/$projectId',
-  validateSearch: filtersSearch,
-  component: function Board() {
-    const p = params();
-    return <BoardPage workspaceId={p.workspaceId!} projectId={p.projectId!} taskId={p.taskId ?? null} />;
-  },
-});
-// The open task is a child of the board, so that opening and closing it keeps the board as it is.
-const boardTaskRoute = createRoute({ getParentRoute: () => boardRoute, path: 't/$taskId', component: () => null });
-
-const listRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/w/$workspaceId/p/$projectId/list',
-  validateSearch: filtersSearch,
-  component: function List() {
-    const p = params();
-    return <BoardPage workspaceId={p.workspaceId!} projectId={p.projectId!} taskId={p.taskId ?? null} view="list" />;
-  },
-});
-const listTaskRoute = createRoute({ getParentRoute: () => listRoute, path: 't/$taskId', component: () => null });
+/**
+ * A view of a project's tasks (the board, the list, the calendar) at `/w/…/p/…` plus `suffix`, with
+ * the filters in its search parameters, and the open task as its child, so that opening and
+ * closing a task keeps the view as it is.
+ */
+function projectView(view: 'board' | 'list' | 'calendar', suffix: string) {
+  const viewRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/w/$workspaceId/p/$projectId${suffix}`,
+    validateSearch: filtersSearch,
+    component: function ProjectView() {
+      const p = params();
+      return <BoardPage workspaceId={p.workspaceId!} projectId={p.projectId!} taskId={p.taskId ?? null} view={view} />;
+    },
+  });
+  return viewRoute.addChildren([createRoute({ getParentRoute: () => viewRoute, path: 't/$taskId', component: () => null })]);
+}
 
 const routeTree = rootRoute.addChildren([
   route('/', () => <HomePage />),
@@ -99,8 +94,9 @@ const routeTree = rootRoute.addChildren([
   route('/w/$workspaceId', () => <WorkspacePage workspaceId={params().workspaceId!} />),
   route('/w/$workspaceId/members', () => <PeoplePage workspaceId={params().workspaceId!} />),
   route('/w/$workspaceId/my-work', () => <MyWorkPage workspaceId={params().workspaceId!} />),
-  boardRoute.addChildren([boardTaskRoute]),
-  listRoute.addChildren([listTaskRoute]),
+  projectView('board', ''),
+  projectView('list', '/list'),
+  projectView('calendar', '/calendar'),
   route('/w/$workspaceId/p/$projectId/integrations', () => <IntegrationsPage workspaceId={params().workspaceId!} projectId={params().projectId!} />),
   route('/w/$workspaceId/p/$projectId/settings', () => <ProjectSettingsPage workspaceId={params().workspaceId!} projectId={params().projectId!} />),
   // The invitation email links to CLIENT_URL/invitation/accept/<id> (docs/decisions-local.md, "Email worker").

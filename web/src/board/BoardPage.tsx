@@ -42,6 +42,8 @@ import { initials } from '../ui/avatar';
 import { useSelection } from './selection';
 import { BulkBar } from './BulkBar';
 import { PriorityAndDue } from './TaskChips';
+import { CalendarView } from './CalendarView';
+import { AppLink } from '../ui/AppLink';
 import { focusNear } from './card-focus';
 import { useBoardKeys, type SelectHow } from './board-keys';
 
@@ -74,6 +76,15 @@ function placed(column: Task[], task: Task, index: number): Task[] {
   return [...rest.slice(0, index), task, ...rest.slice(index)];
 }
 
+/** The pages of a project, as the view switch links them: name, path after the project's, and the view it is (if one). */
+const PROJECT_PAGES: [string, string, string | null][] = [
+  ['Board', '', 'board'],
+  ['List', '/list', 'list'],
+  ['Calendar', '/calendar', 'calendar'],
+  ['Integrations', '/integrations', null],
+  ['Settings', '/settings', null],
+];
+
 /** Every task of a project, a page of 100 at a time (the API's largest). */
 async function allTasks(projectId: string): Promise<Task[]> {
   const out: Task[] = [];
@@ -85,7 +96,17 @@ async function allTasks(projectId: string): Promise<Task[]> {
 }
 
 /** The board: the project's columns with their tasks; drag a task to another column, or create one in a column. */
-export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { workspaceId: string; projectId: string; taskId: string | null; view?: 'board' | 'list' }) {
+export function BoardPage({
+  workspaceId,
+  projectId,
+  taskId,
+  view = 'board',
+}: {
+  workspaceId: string;
+  projectId: string;
+  taskId: string | null;
+  view?: 'board' | 'list' | 'calendar';
+}) {
   const queryClient = useQueryClient();
   const live = useLiveEvents(workspaceId);
   const can = usePermissions(workspaceId);
@@ -101,7 +122,7 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
   // Archived tasks have their own list, on the project's settings page (ArchivedTasks.tsx).
   const active = useMemo(() => (tasks.data ?? []).filter((t) => t.status !== 'archived'), [tasks.data]);
   const shown = useMemo(() => applyFilters(active, filters, (id) => detailsOf.get(id)?.labels.map((l) => l.name) ?? []), [active, filters, detailsOf]);
-  const basePath = view === 'list' ? `/w/${workspaceId}/p/${projectId}/list` : `/w/${workspaceId}/p/${projectId}`;
+  const basePath = view === 'board' ? `/w/${workspaceId}/p/${projectId}` : `/w/${workspaceId}/p/${projectId}/${view}`;
   const search = filtersQuery(filters);
   const open = useCallback((t: Task) => navigate(`${basePath}/t/${t.id}${search}`), [basePath, search]);
   // What a shift-click selects a run of: the tasks in the order they are shown (column by column on the board).
@@ -191,44 +212,11 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
             {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}
           </span>
           <nav className="view-switch" aria-label="View">
-            <a
-              href={`/w/${workspaceId}/p/${projectId}`}
-              aria-current={view === 'board' ? 'page' : undefined}
-              onClick={(e) => {
-                e.preventDefault();
-                navigate(`/w/${workspaceId}/p/${projectId}`);
-              }}
-            >
-              Board
-            </a>
-            <a
-              href={`/w/${workspaceId}/p/${projectId}/list`}
-              aria-current={view === 'list' ? 'page' : undefined}
-              onClick={(e) => {
-                e.preventDefault();
-                navigate(`/w/${workspaceId}/p/${projectId}/list`);
-              }}
-            >
-              List
-            </a>
-            <a
-              href={`/w/${workspaceId}/p/${projectId}/integrations`}
-              onClick={(e) => {
-                e.preventDefault();
-                navigate(`/w/${workspaceId}/p/${projectId}/integrations`);
-              }}
-            >
-              Integrations
-            </a>
-            <a
-              href={`/w/${workspaceId}/p/${projectId}/settings`}
-              onClick={(e) => {
-                e.preventDefault();
-                navigate(`/w/${workspaceId}/p/${projectId}/settings`);
-              }}
-            >
-              Settings
-            </a>
+            {PROJECT_PAGES.map(([name, suffix, pageView]) => (
+              <AppLink key={name} to={`/w/${workspaceId}/p/${projectId}${suffix}`} aria-current={pageView === view ? 'page' : undefined}>
+                {name}
+              </AppLink>
+            ))}
           </nav>
         </div>
         {loading && <Loading what="the board" />}
@@ -259,6 +247,20 @@ export function BoardPage({ workspaceId, projectId, taskId, view = 'board' }: { 
               onSelectAll={(all) => (all ? selection.add(order) : selection.clear())}
             />
           </>
+        )}
+        {view === 'calendar' && columns.data && tasks.data && project.data && (
+          <CalendarView
+            workspaceId={workspaceId}
+            projectId={projectId}
+            projectSlug={project.data.slug}
+            basePath={basePath}
+            filters={filters}
+            tasks={shown}
+            firstStatus={columns.data[0]?.slug}
+            canCreate={can('task', 'create')}
+            canMove={can('task', 'update')}
+            onOpen={open}
+          />
         )}
         {view === 'board' && columns.data && tasks.data && project.data && (
           <DndContext sensors={sensors} collisionDetection={columnUnder} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>

@@ -5,7 +5,7 @@ import { useLabels, useMembers } from '../api/workspace-queries';
 import { navigate } from '../app/router';
 import { PRIORITIES, priorityName } from '../ui/format';
 import { readStored, useStored, writeStored } from '../ui/stored';
-import { DUE_FILTERS, filtersQuery, hasFilters, parseFilters, TASK_SORTS, type TaskFilters } from './filters';
+import { DUE_FILTERS, filterCount, filtersQuery, hasFilters, parseFilters, TASK_SORTS, type TaskFilters } from './filters';
 
 const DUE_NAMES: Record<(typeof DUE_FILTERS)[number], string> = { overdue: 'Overdue', today: 'Due today', week: 'Due this week', none: 'No due date' };
 const SORT_NAMES: Record<(typeof TASK_SORTS)[number], string> = { position: 'Board order', due: 'Due date', priority: 'Priority', created: 'Newest', title: 'Title' };
@@ -47,7 +47,7 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
   const current = filtersQuery(f);
   // On a narrow screen the filters fold away behind "Filters (n)" (styles.css); wider, the button is not shown.
   const [unfolded, setUnfolded] = useState(false);
-  const active = Object.keys(f).filter((k) => k !== 'sort').length;
+  const active = filterCount(f);
   const groupId = useId();
   return (
     <div className="filter-area">
@@ -137,7 +137,7 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
           {props.shown} of {props.total} tasks
         </p>
         {hasFilters(f) && (
-          <button type="button" className="secondary" onClick={() => navigate(props.basePath + (f.sort ? `?sort=${f.sort}` : ''), true)}>
+          <button type="button" className="secondary" onClick={() => navigate(props.basePath + filtersQuery({ sort: f.sort, span: f.span, at: f.at }), true)}>
             Clear filters
           </button>
         )}

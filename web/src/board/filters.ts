@@ -17,7 +17,13 @@ export interface TaskFilters {
   /** Due on or before this day (YYYY-MM-DD). */
   dueBy?: string;
   sort?: TaskSort;
+  /** The calendar's span (a month unless `week`) and a day it shows (today unless given): where the calendar is, not a filter. */
+  span?: 'week';
+  at?: string;
 }
+
+/** What the address holds beside the filters: the order and the calendar's place. */
+const NOT_FILTERS: readonly string[] = ['sort', 'span', 'at'];
 
 export const DUE_FILTERS = ['overdue', 'today', 'week', 'none'] as const;
 export type DueFilter = (typeof DUE_FILTERS)[number];
@@ -39,12 +45,16 @@ export function parseFilters(search: Record<string, unknown>): TaskFilters {
     due: oneOf(search.due, DUE_FILTERS),
     dueBy: typeof search.dueBy === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(search.dueBy) ? search.dueBy : undefined,
     sort: oneOf(search.sort, TASK_SORTS),
+    span: search.span === 'week' ? 'week' : undefined,
+    at: typeof search.at === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(search.at) && !Number.isNaN(Date.parse(search.at)) ? search.at : undefined,
   };
   for (const k of Object.keys(out) as (keyof TaskFilters)[]) if (out[k] === undefined) delete out[k];
   return out;
 }
 
-export const hasFilters = (f: TaskFilters) => Object.keys(f).some((k) => k !== 'sort');
+/** How many filters are set (the order and the calendar's place are not filters). */
+export const filterCount = (f: TaskFilters) => Object.keys(f).filter((k) => !NOT_FILTERS.includes(k)).length;
+export const hasFilters = (f: TaskFilters) => filterCount(f) > 0;
 
 /** The day of `d` in the browser's time zone, as `YYYY-MM-DD` (how a due date's day is written). */
 export const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;

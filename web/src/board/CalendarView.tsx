@@ -1,0 +1,280 @@
+import { DndContext, KeyboardSensor, PointerSensor, pointerWithin, useDraggable, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type KeyboardEventHandler, type PointerEventHandler } from 'react';
+import { Button, Dialog, DialogTrigger, Heading, Popover } from 'react-aria-components';
+import { api, must } from '../api/client';
+import type { Task } from '../api/types';
+import { navigate } from '../app/router';
+import { toast } from '../ui/toast';
+import { dayOf, filtersQuery, type TaskFilters } from './filters';
+
+/** `YYYY-MM-DD` plus `days` (calendar days, whatever the time zone). */
+export function addDays(day: string, days: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+/** The Monday of the week of `day`. */
+const mondayOf = (day: string) => addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
+const asDate = (day: string) => new Date(`${day}T00:00:00Z`);
+const midnight = (day: string) => `${day}T00:00:00.000Z`;
+
+/** The days a calendar shows: a week from its Monday, or the whole weeks (Monday to Sunday) of a month. */
+export function daysShown(span: 'month' | 'week', at: string): string[] {
+  if (span === 'week') return Array.from({ length: 7 }, (_, i) => addDays(mondayOf(at), i));
+  const first = `${at.slice(0, 7)}-01`;
+  const last = addDays(`${addDays(first, 32).slice(0, 7)}-01`, -1);
+  const start = mondayOf(first);
+  const weeks = Math.ceil((daysBetween(start, last) + 1) / 7);
+  return Array.from({ length: weeks * 7 }, (_, i) => addDays(start, i));
+}
+
+/** The days a task is on: from its start to its due date (only the due day without a start, or with a start after it). */
+function daysOf(t: Task): [string, string] | null {
+  const due = t.dueDate?.slice(0, 10);
+  if (!due) return null;
+  const start = t.startDate?.slice(0, 10);
+  return start && start < due ? [start, due] : [due, due];
+}
+
+const monthName = (day: string) => asDate(day).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const longDay = (day: string) => asDate(day).toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+const WEEKDAYS = Array.from({ length: 7 }, (_, i) => asDate(addDays('2024-01-01', i)).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' }));
+
+/**
+ * The calendar of a project's tasks (docs/web.md, "Calendar"): a month or a week, each task on its
+ * due date, or on every day from its start to its due date. Drag a task to another day to move its
+ * dates (a span keeps its length); a day's "+" adds a task due that day. The board's filters apply.
+ */
+export function CalendarView(props: {
+  workspaceId: string;
+  projectId: string;
+  projectSlug: string;
+  basePath: string;
+  filters: TaskFilters;
+  tasks: Task[];
+  firstStatus: string | undefined;
+  canCreate: boolean;
+  canMove: boolean;
+  onOpen: (t: Task) => void;
+}) {
+  const { filters: f, tasks } = props;
+  const queryClient = useQueryClient();
+  const today = dayOf(new Date());
+  const span = f.span === 'week' ? 'week' : 'month';
+  const at = f.at ?? today;
+  const days = daysShown(span, at);
+  const go = (patch: Partial<TaskFilters>) => navigate(props.basePath + filtersQuery({ ...f, ...patch }), true);
+  const step = (n: number) => (span === 'week' ? addDays(at, 7 * n) : addDays(`${at.slice(0, 7)}-15`, 30 * n).slice(0, 7) + '-01');
+
+  const byDay = new Map<string, { task: Task; part: 'one' | 'start' | 'middle' | 'end' }[]>();
+  for (const t of tasks) {
+    const range = daysOf(t);
+    if (!range) continue;
+    const [from, to] = range;
+    for (let d = from < days[0]! ? days[0]! : from; d <= to && d <= days[days.length - 1]!; d = addDays(d, 1)) {
+      const part = from === to ? 'one' : d === from ? 'start' : d === to ? 'end' : 'middle';
+      byDay.set(d, [...(byDay.get(d) ?? []), { task: t, part }]);
+    }
+  }
+  const undated = tasks.filter((t) => !t.dueDate).length;
+
+  const move = useMutation({
+    mutationKey: ['move', props.projectId],
+    mutationFn: async ({ task, dueDate, startDate }: { task: Task; dueDate: string; startDate: string | null }) =>
+      must(await api.PUT('/api/task/{id}', { params: { path: { id: task.id } }, body: startDate ? { dueDate, startDate } : { dueDate } })),
+    // The task moves at once; back, with the service's message, if the change is refused.
+    onMutate: async ({ task, dueDate, startDate }) => {
+      await queryClient.cancelQueries({ queryKey: ['tasks', props.projectId] });
+      const before = queryClient.getQueryData<Task[]>(['tasks', props.projectId]);
+      queryClient.setQueryData<Task[]>(['tasks', props.projectId], (list) => list?.map((t) => (t.id === task.id ? { ...t, dueDate, startDate: startDate ?? t.startDate } : t)));
+      return { before };
+    },
+    onError: (err, { task }, ctx) => {
+      if (ctx?.before) queryClient.setQueryData(['tasks', props.projectId], ctx.before);
+      toast.show({ title: `Could not move ${props.projectSlug}-${task.number}`, description: err instanceof Error ? err.message : String(err), tone: 'error' });
+    },
+    onSettled: (_r, _e, { task }) =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: ['tasks', props.projectId] }), queryClient.invalidateQueries({ queryKey: ['task', task.id] })]),
+  });
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor));
+  const onDragEnd = (e: DragEndEvent) => {
+    const [taskId, fromDay] = String(e.active.id).split('@') as [string, string];
+    const task = tasks.find((t) => t.id === taskId);
+    const range = task && daysOf(task);
+    if (!task || !range || !e.over) return;
+    const delta = daysBetween(fromDay, String(e.over.id));
+    if (delta === 0) return;
+    const [from, to] = range;
+    move.mutate({ task, dueDate: midnight(addDays(to, delta)), startDate: task.startDate && from < to ? midnight(addDays(from, delta)) : null });
+  };
+
+  return (
+    <section className="calendar" aria-label={`Calendar, ${span === 'week' ? `week of ${longDay(days[0]!)}` : monthName(at)}`}>
+      <div className="calendar-bar">
+        <div className="actions">
+          <button type="button" className="secondary" onClick={() => go({ at: step(-1) })}>
+            <span aria-hidden="true">‹</span>
+            <span className="visually-hidden">{span === 'week' ? 'Previous week' : 'Previous month'}</span>
+          </button>
+          <button type="button" className="secondary" onClick={() => go({ at: undefined })}>
+            Today
+          </button>
+          <button type="button" className="secondary" onClick={() => go({ at: step(1) })}>
+            <span aria-hidden="true">›</span>
+            <span className="visually-hidden">{span === 'week' ? 'Next week' : 'Next month'}</span>
+          </button>
+        </div>
+        <h2 className="calendar-title">{span === 'week' ? `${longDay(days[0]!)} – ${longDay(days[6]!)}` : monthName(at)}</h2>
+        <div className="segmented" role="group" aria-label="Calendar span">
+          <button type="button" aria-pressed={span === 'month'} onClick={() => go({ span: undefined })}>
+            Month
+          </button>
+          <button type="button" aria-pressed={span === 'week'} onClick={() => go({ span: 'week' })}>
+            Week
+          </button>
+        </div>
+      </div>
+      {undated > 0 && (
+        <p className="muted">
+          {undated} task{undated === 1 ? '' : 's'} without a due date {undated === 1 ? 'is' : 'are'} not on the calendar.
+        </p>
+      )}
+      <DndContext sensors={sensors} collisionDetection={pointerWithin} onDragEnd={onDragEnd}>
+        <div className={`calendar-grid ${span}`} role="grid" aria-label="Days">
+          <div className="calendar-row calendar-weekdays" role="row">
+            {WEEKDAYS.map((w) => (
+              <div key={w} role="columnheader" className="calendar-weekday">
+                {w}
+              </div>
+            ))}
+          </div>
+          {Array.from({ length: days.length / 7 }, (_, week) => (
+            <div className="calendar-row" role="row" key={days[week * 7]}>
+              {days.slice(week * 7, week * 7 + 7).map((d) => (
+                <Day
+                  key={d}
+                  day={d}
+                  today={d === today}
+                  outside={span === 'month' && d.slice(0, 7) !== at.slice(0, 7)}
+                  entries={byDay.get(d) ?? []}
+                  projectId={props.projectId}
+                  projectSlug={props.projectSlug}
+                  firstStatus={props.firstStatus}
+                  canCreate={props.canCreate}
+                  canMove={props.canMove}
+                  onOpen={props.onOpen}
+                />
+              ))}
+            </div>
+          ))}
+        </div>
+      </DndContext>
+    </section>
+  );
+}
+
+function Day(props: {
+  day: string;
+  today: boolean;
+  outside: boolean;
+  entries: { task: Task; part: 'one' | 'start' | 'middle' | 'end' }[];
+  projectId: string;
+  projectSlug: string;
+  firstStatus: string | undefined;
+  canCreate: boolean;
+  canMove: boolean;
+  onOpen: (t: Task) => void;
+}) {
+  const { setNodeRef, isOver } = useDroppable({ id: props.day });
+  return (
+    <div ref={setNodeRef} role="gridcell" className={`calendar-day${props.today ? ' today' : ''}${props.outside ? ' outside' : ''}${isOver ? ' over' : ''}`} data-day={props.day}>
+      <div className="calendar-day-head">
+        <span className="calendar-date">
+          <span aria-hidden="true">{Number(props.day.slice(8))}</span>
+          <span className="visually-hidden">{longDay(props.day)}</span>
+        </span>
+        {props.canCreate && props.firstStatus && <AddOnDay day={props.day} projectId={props.projectId} status={props.firstStatus} />}
+      </div>
+      <ul className="calendar-tasks" aria-label={`Tasks on ${longDay(props.day)}`}>
+        {props.entries.map(({ task, part }) => (
+          <CalendarTask key={task.id} task={task} part={part} day={props.day} projectSlug={props.projectSlug} canMove={props.canMove} onOpen={props.onOpen} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function CalendarTask(props: { task: Task; part: 'one' | 'start' | 'middle' | 'end'; day: string; projectSlug: string; canMove: boolean; onOpen: (t: Task) => void }) {
+  const { task } = props;
+  // One draggable per day a task is shown on: dragging a span by any of its days moves all of it.
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `${task.id}@${props.day}`, disabled: !props.canMove });
+  const key = `${props.projectSlug}-${task.number}`;
+  const where = props.part === 'one' ? '' : props.part === 'start' ? ' (starts)' : props.part === 'end' ? ' (due)' : ' (continues)';
+  return (
+    <li
+      ref={setNodeRef}
+      className={`calendar-task ${props.part} priority-${task.priority}${isDragging ? ' dragging' : ''}`}
+      style={transform ? { transform: `translate(${transform.x}px, ${transform.y}px)` } : undefined}
+      data-task={task.id}
+      onPointerDown={props.canMove ? (listeners?.onPointerDown as PointerEventHandler<HTMLLIElement> | undefined) : undefined}
+    >
+      <button type="button" className="calendar-open" data-task-open onClick={() => props.onOpen(task)} title={`${key} ${task.title}${where}`}>
+        <span className="key">{key}</span> <span className="card-title">{task.title}</span>
+        {where && <span className="visually-hidden">{where}</span>}
+      </button>
+      {props.canMove && (
+        <button type="button" className="handle" {...attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler<HTMLButtonElement> | undefined}>
+          <span aria-hidden="true">⠿</span>
+          <span className="visually-hidden">Move {task.title}</span>
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** A day's "+": a small form in a popover that adds a task due that day (in the board's first column). */
+function AddOnDay({ day, projectId, status }: { day: string; projectId: string; status: string }) {
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState('');
+  const create = useMutation({
+    mutationFn: async () => must(await api.POST('/api/task/{projectId}', { params: { path: { projectId } }, body: { title: title.trim(), status, dueDate: midnight(day) } })),
+    onSuccess: async () => {
+      setTitle('');
+      await queryClient.invalidateQueries({ queryKey: ['tasks', projectId] });
+    },
+  });
+  return (
+    <DialogTrigger>
+      <Button className="calendar-add">
+        <span aria-hidden="true">+</span>
+        <span className="visually-hidden">Add a task on {longDay(day)}</span>
+      </Button>
+      <Popover className="menu-popover" placement="bottom start">
+        <Dialog className="dialog" aria-label={`New task on ${longDay(day)}`}>
+          {({ close }) => (
+            <form
+              className="stack"
+              onSubmit={(e: FormEvent) => {
+                e.preventDefault();
+                if (title.trim()) create.mutate(undefined, { onSuccess: close });
+              }}
+            >
+              <Heading slot="title" className="visually-hidden">
+                New task on {longDay(day)}
+              </Heading>
+              <label>
+                Title
+                <input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={500} autoFocus />
+              </label>
+              <button type="submit" disabled={!title.trim() || create.isPending}>
+                Add task
+              </button>
+              {create.error && <p className="state error">{create.error instanceof Error ? create.error.message : String(create.error)}</p>}
+            </form>
+          )}
+        </Dialog>
+      </Popover>
+    </DialogTrigger>
+  );
+}
