@@ -208,7 +208,7 @@ const TABLE_EXCEPTIONS = {
     project: 'the number claim of a create or a move (project.task_counter)',
   },
   'src/modules/task-relation/task-relation.repository.ts': {
-    task: "a relation's history row names its target task by key (its number), as it was when the relation changed",
+    task: "a relation's history row names its target task by key (its number), as it was when the relation changed; a project's relations are those with an end among its tasks",
     project: "a relation's history row names its target task by key (its project's slug)",
   },
   'src/modules/task/task-events.sql.ts': {

@@ -29,6 +29,15 @@ export class TaskRelationController {
     return this.relations.create(scope.workspaceId, user, dto);
   }
 
+  @Get('project/:projectId')
+  @ApiAnswer('Task relation[] (oldest first)', [TaskRelationRecordSchema])
+  @RequirePermission('task', 'read', { kind: 'project', from: 'params', key: 'projectId' })
+  @ApiOperation({ summary: 'The relations with either end in the project (for drawing them between its tasks), oldest first' })
+  @ApiErrors([403, 'Insufficient permissions', 'Insufficient API key scope'], [404, 'Project not found'])
+  listOfProject(@Scope() scope: ResolvedScope, @Param('projectId', Id('Project')) projectId: string) {
+    return this.relations.listOfProject(scope.workspaceId, projectId);
+  }
+
   @Get(':taskId')
   @ApiAnswer('Task relation list item[] (oldest first)', [TaskRelationListItemSchema])
   @RequirePermission('task', 'read', { kind: 'task', from: 'params', key: 'taskId' })

@@ -47,6 +47,20 @@ export class TaskRelationRepository {
     ) as Promise<TaskRelationRow>;
   }
 
+  /** The relations with either end in the project (its timeline's arrows), oldest first. */
+  listOfProject(workspaceId: string, projectId: string): Promise<TaskRelationRow[]> {
+    return rows<TaskRelationRow>(
+      this.ds.manager,
+      `SELECT ${RELATION_FIELDS.split(', ')
+        .map((f) => `r.${f}`)
+        .join(', ')}
+         FROM task_relation r JOIN task s ON s.id = r.source_task_id JOIN task t ON t.id = r.target_task_id
+        WHERE r.workspace_id = $1 AND (s.project_id = $2 OR t.project_id = $2)
+        ORDER BY r.created_at, r.id`,
+      [workspaceId, projectId],
+    );
+  }
+
   /** The relations the task is either end of, oldest first. */
   listOfTask(workspaceId: string, taskId: string): Promise<TaskRelationRow[]> {
     return rows<TaskRelationRow>(

@@ -44,6 +44,11 @@ export class TaskRelationService {
    * belong to the workspace's members (read with `workspace:read`): an API key without that scope
    * gets `assigneeName: null`, the assignee's id only (docs/decisions-local.md, "Access rules" 5).
    */
+  /** The relations with either end in the project, as records (a timeline draws them between its bars). */
+  async listOfProject(workspaceId: string, projectId: string): Promise<TaskRelationRecord[]> {
+    return (await this.relations.listOfProject(workspaceId, projectId)).map(toTaskRelationRecord);
+  }
+
   async listOfTask(workspaceId: string, taskId: string, user: AuthUser): Promise<TaskRelationListItem[]> {
     const found = await this.relations.listOfTask(workspaceId, taskId);
     if (!found.length) return [];

@@ -425,6 +425,7 @@ const RECIPES: Record<string, Recipe> = {
     ids: { targetTaskId: 'task' },
   },
   'GET /api/task-relation/:taskId': { call: (c) => ({ path: `/task-relation/${c.A.task.id}` }) },
+  'GET /api/task-relation/project/:projectId': { call: (c) => ({ path: `/task-relation/project/${c.A.project.id}` }) },
   'DELETE /api/task-relation/:id': { call: async (c) => ({ path: `/task-relation/${(await c.fresh.relation()).id}` }) },
   'GET /api/task/export/:projectId': { call: (c) => ({ path: `/task/export/${c.A.project.id}` }) },
   'POST /api/task/import/:projectId': {

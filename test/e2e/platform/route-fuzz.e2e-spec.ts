@@ -236,6 +236,7 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'DELETE /api/task/:id': { params: { id: task2.id } },
     'POST /api/task-relation': { body: { sourceTaskId: task.id, targetTaskId: task2.id, relationType: 'blocks' } },
     'GET /api/task-relation/:taskId': { params: { taskId: task.id } },
+    'GET /api/task-relation/project/:projectId': { params: pp },
     'DELETE /api/task-relation/:id': { params: { id: relation.id } },
     'GET /api/task/export/:projectId': { params: pp },
     'POST /api/task/import/:projectId': { params: { projectId: p2.id }, body: { tasks: [{ title: 't', status: 'to-do', labels: [{ name: 'n', color: 'red' }] }] } },

@@ -49,6 +49,23 @@ describe('task relations', () => {
     expect((await t.api.get(`/task-relation/${child.id}`, viewer.token)).body).toEqual(list.body);
   });
 
+  it("a project's relations: those with an end among its tasks, oldest first; none of another project's alone", async () => {
+    const { owner, workspaceId, project, task: a } = await taskOnBoard(t);
+    const b = await createTask(t, owner.token, project.id, { title: 'B' });
+    const other = await createProject(t, owner.token, workspaceId);
+    const c = await createTask(t, owner.token, other.id, { title: 'C' });
+    const d = await createTask(t, owner.token, other.id, { title: 'D' });
+    const ab = (await relate(owner.token, a.id, b.id, 'blocks')).body;
+    const ca = (await relate(owner.token, c.id, a.id, 'blocks')).body;
+    const cd = (await relate(owner.token, c.id, d.id, 'related')).body;
+    const list = async (projectId: string) => ((await t.api.get(`/task-relation/project/${projectId}`, owner.token)).body as { id: string }[]).map((r) => r.id);
+    expect(await list(project.id)).toEqual([ab.id, ca.id]);
+    expect(await list(other.id)).toEqual([ca.id, cd.id]);
+    expect((await t.api.get(`/task-relation/project/${project.id}`, owner.token)).body[0]).toEqual(ab);
+    const stranger = await ownerWithWorkspace(t);
+    expect((await t.api.get(`/task-relation/project/${project.id}`, stranger.owner.token)).body).toEqual({ message: 'Project not found' });
+  });
+
   it('refuses a relation to itself, a task of another workspace, a repeated pair and type (either way round), bad types', async () => {
     const { owner, workspaceId, project, task: a } = await taskOnBoard(t);
     const b = await createTask(t, owner.token, project.id);
