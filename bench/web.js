@@ -10,7 +10,9 @@
 //   input's wait for its frame), every move of every drag: p50, p95;
 // - a drop re-rendered: from the pointer's release over another column to the card in that column
 //   in the DOM (the optimistic update), BENCH_WEB_DRAGS times per round (default 20): p50, p95.
-// Cards are dragged by their body (the whole card drags), as a person does.
+// - a timeline bar drag (weeks scale): the main-thread work of each pointer move, as for the board.
+// Cards are dragged by their body (the whole card drags), as a person does. Each task has a due
+// date over the next six weeks, most a start date too.
 // With BENCH_WEB_BASE (a git revision, e.g. HEAD~1) the build of that revision is measured too, in a
 // worktree under the system's temporary directory (built there with this checkout's node_modules),
 // on a database of its own: the two alternate, round by round (BENCH_WEB_ROUNDS, default 3 with a
@@ -62,6 +64,36 @@ function firstLoadBytes(root) {
   return { js: size('.js'), css: size('.css') };
 }
 
+/** Task `i`'s dates: due over the next six weeks, most with a start up to four days before (the timeline's bars). */
+function datesOf(i) {
+  const day = (n) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + n)).toISOString();
+  const due = 3 + (i % 40);
+  return i % 5 === 0 ? { dueDate: day(due) } : { startDate: day(due - (i % 5)), dueDate: day(due) };
+}
+
+/**
+ * Times every pointer move while a button is down, into the page's `__moves`: from the first
+ * listener of its dispatch (the window's, capturing) to a task queued after its last (the window's,
+ * bubbling, after the app's own). The app's render of it is queued before that task, and the frame
+ * that draws the move (style, layout, paint) runs before it too. Not counted: the wait of the input
+ * for its frame (Chromium dispatches pointer moves aligned to frames).
+ */
+function timePointerMoves(page) {
+  return page.evaluate(() => {
+    const w = globalThis;
+    w.__moves = [];
+    let at = 0;
+    w.addEventListener('pointermove', () => (at = performance.now()), { capture: true });
+    w.addEventListener('pointermove', (e) => {
+      if (!e.buttons) return;
+      const from = at;
+      const channel = new w.MessageChannel();
+      channel.port1.onmessage = () => w.__moves.push(performance.now() - from);
+      channel.port2.postMessage(null);
+    });
+  });
+}
+
 /** Starts the build at `root` on a database and port of its own and seeds its board. */
 async function setUp({ name, root }, i) {
   const port = PORT + i;
@@ -81,11 +113,11 @@ async function setUp({ name, root }, i) {
   for (let k = 0; k < TASKS; k += 20) {
     await Promise.all(
       Array.from({ length: Math.min(20, TASKS - k) }, (_, j) =>
-        call('POST', `/task/${project.id}`, { title: `Task ${k + j + 1} of the bench`, status: STATUSES[(k + j) % 4] }, token),
+        call('POST', `/task/${project.id}`, { title: `Task ${k + j + 1} of the bench`, status: STATUSES[(k + j) % 4], ...datesOf(k + j) }, token),
       ),
     );
   }
-  return { name, root, origin, call, token, email, password, boardUrl: `/w/${ws.id}/p/${project.id}`, service, loads: [], moves: [], drops: [], missed: 0 };
+  return { name, root, origin, call, token, email, password, boardUrl: `/w/${ws.id}/p/${project.id}`, service, loads: [], moves: [], drops: [], barMoves: [], missed: 0 };
 }
 
 /** One round on `target`: a fresh browser context signed in, LOADS loads of the board, DRAGS drags. */
@@ -107,24 +139,8 @@ async function measure(browser, target) {
     }
 
     await page.getByText('Live', { exact: true }).waitFor();
-    // Every pointer move while a button is down: from the first listener of its dispatch (the
-    // window's, capturing) to a task queued after its last (the window's, bubbling, after dnd-kit's
-    // on the document). React's render of it is queued before that task, and the frame that draws
-    // the move (style, layout, paint) runs before it too. Not counted: the wait of the input for its
-    // frame (Chromium dispatches pointer moves aligned to frames).
-    await page.evaluate(() => {
-      const w = globalThis;
-      w.__moves = [];
-      let at = 0;
-      w.addEventListener('pointermove', () => (at = performance.now()), { capture: true });
-      w.addEventListener('pointermove', (e) => {
-        if (!e.buttons) return;
-        const from = at;
-        const channel = new w.MessageChannel();
-        channel.port1.onmessage = () => w.__moves.push(performance.now() - from);
-        channel.port2.postMessage(null);
-      });
-    });
+    // Every pointer move of the drags (dnd-kit listens on the document, before the timer's window listener).
+    await timePointerMoves(page);
     // BENCH_WEB_PROFILE=<file>: the page's CPU profile over the first round's drags (open it in Chromium's DevTools).
     const profile = process.env.BENCH_WEB_PROFILE && target.drops.length === 0 && target.missed === 0 ? await context.newCDPSession(page) : null;
     if (profile) {
@@ -175,10 +191,40 @@ async function measure(browser, target) {
       await page.waitForTimeout(500);
     }
     target.moves.push(...(await page.evaluate(() => globalThis.__moves)));
+    await timelineDrags(page, target);
     if (profile) fs.writeFileSync(`${process.env.BENCH_WEB_PROFILE}.${target.name.split(' ')[0]}.cpuprofile`, JSON.stringify((await profile.send('Profiler.stop')).profile));
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Bar drags on the timeline (weeks: 32 px a day), DRAGS of them, each bar two days on and the next
+ * round back: the main-thread work of every pointer move, as for the board. A build without the
+ * timeline is left out of this row.
+ */
+async function timelineDrags(page, target) {
+  await page.goto(`${target.boardUrl}/timeline?span=week`);
+  const shown = await page
+    .locator('ol[aria-label="Tasks by date"] .timeline-bar')
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (!shown) return;
+  await timePointerMoves(page);
+  for (let i = 0; i < DRAGS; i++) {
+    const bar = page.locator('ol[aria-label="Tasks by date"] .timeline-bar.bar').nth(i % 10);
+    const box = await bar.boundingBox();
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    const dx = i % 20 < 10 ? 64 : -64;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + dx, y, { steps: 20 });
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+  }
+  target.barMoves.push(...(await page.evaluate(() => globalThis.__moves)));
 }
 
 const spread = (values, digits = 1) => {
@@ -213,6 +259,7 @@ async function main() {
     row(`board of ${TASKS} interactive after navigation: p50 / p95 / max of ${LOADS * ROUNDS}`, (t) => spread(t.loads, 0));
     row('pointer move during a drag: p50 / p95 / max', (t) => `${spread(t.moves)} (${t.moves.length} moves)`);
     row(`drop re-rendered: p50 / p95 / max of ${DRAGS * ROUNDS}`, (t) => spread(t.drops));
+    row('timeline bar drag, pointer move: p50 / p95 / max', (t) => (t.barMoves.length ? `${spread(t.barMoves)} (${t.barMoves.length} moves)` : 'no timeline'));
     row('drags that did not land', (t) => String(t.missed));
   } finally {
     await browser?.close();

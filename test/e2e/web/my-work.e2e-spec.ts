@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { dateFromToday } from '../../support/days';
 import { until } from '../../support/until';
 import { axeViolations, signIn, useWebApp } from '../../support/web-page';
 import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../../support/work-items';
@@ -7,13 +8,7 @@ import { createProject, createTask, ownerWithWorkspace, userWithRole } from '../
 const web = useWebApp();
 const PASSWORD = 'correct horse battery';
 
-/** `YYYY-MM-DD` of today plus `days`, in the browser's (and this process's) time zone. */
-function dayFromToday(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-const due = (days: number) => `${dayFromToday(days)}T00:00:00.000Z`;
+const due = dateFromToday;
 /** The titles a group of the page lists, top to bottom. */
 const titlesIn = (page: Page, group: string) => page.getByRole('list', { name: group, exact: true }).locator('.card-title').allInnerTexts();
 

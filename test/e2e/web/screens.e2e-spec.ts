@@ -51,6 +51,8 @@ it('the main screens render what they are for', async () => {
   // Dates for the calendar: one due day, one span.
   await t.api.put(`/task/${tasks[1].id}`, { dueDate: '2026-01-08' }, ada.token);
   await t.api.put(`/task/${tasks[3].id}`, { startDate: '2026-01-12', dueDate: '2026-01-15' }, ada.token);
+  await t.api.put(`/task/${tasks[2].id}`, { startDate: '2026-01-06', dueDate: '2026-01-11' }, ada.token);
+  await t.api.post('/task-relation', { sourceTaskId: tasks[2].id, targetTaskId: tasks[3].id, relationType: 'blocks' }, ada.token);
   await t.api.post(`/comment/${tasks[0].id}`, { content: 'First sketch is in the shared folder.' }, ada.token);
 
   const { page, problems, close } = await openPage(browser, origin);
@@ -84,6 +86,10 @@ it('the main screens render what they are for', async () => {
     await page.locator('[data-day="2026-01-05"] .card-title', { hasText: titles[0] }).waitFor();
     await shot(page, 'calendar');
 
+    await page.goto(`/w/${workspaceId}/p/${project.id}/timeline?span=week&at=2026-01-08`);
+    await page.getByRole('list', { name: 'Tasks by date' }).locator('.timeline-open', { hasText: titles[3] }).waitFor();
+    await shot(page, 'timeline');
+
     await page.goto(`/w/${workspaceId}/p/${project.id}/list`);
     await page.getByText(`${titles.length} of ${titles.length} tasks`).waitFor();
     await shot(page, 'list');
@@ -105,7 +111,7 @@ it('the main screens render what they are for', async () => {
 
     // My work: the two tasks assigned to the owner, by due date.
     await page.getByRole('link', { name: 'My work: your tasks by due date' }).click();
-    await page.getByRole('list', { name: 'No due date', exact: true }).getByText(titles[2]).waitFor();
+    await page.getByRole('list', { name: 'Overdue', exact: true }).getByText(titles[2]).waitFor();
     await shot(page, 'my-work');
 
     await page.goto(`/w/${workspaceId}/p/${project.id}/integrations`);

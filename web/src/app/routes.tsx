@@ -15,7 +15,10 @@ function page<P extends object>(load: () => Promise<Record<string, unknown>>, na
 }
 const AuthPage = page<{ mode: 'sign-in' | 'sign-up' }>(() => import('../account/AuthPage'), 'AuthPage');
 const AccountPage = page<{ user: { id: string; name: string; email: string } }>(() => import('../account/AccountPage'), 'AccountPage');
-const BoardPage = page<{ workspaceId: string; projectId: string; taskId: string | null; view?: 'board' | 'list' | 'calendar' }>(() => import('../board/BoardPage'), 'BoardPage');
+const BoardPage = page<{ workspaceId: string; projectId: string; taskId: string | null; view?: 'board' | 'list' | 'calendar' | 'timeline' }>(
+  () => import('../board/BoardPage'),
+  'BoardPage',
+);
 const ProjectSettingsPage = page<{ workspaceId: string; projectId: string }>(() => import('../board/ProjectSettingsPage'), 'ProjectSettingsPage');
 const IntegrationsPage = page<{ workspaceId: string; projectId: string }>(() => import('../integrations/IntegrationsPage'), 'IntegrationsPage');
 const PeoplePage = page<{ workspaceId: string }>(() => import('../people/PeoplePage'), 'PeoplePage');
@@ -67,7 +70,7 @@ function SignedInUser() {
  * the filters in its search parameters, and the open task as its child, so that opening and
  * closing a task keeps the view as it is.
  */
-function projectView(view: 'board' | 'list' | 'calendar', suffix: string) {
+function projectView(view: 'board' | 'list' | 'calendar' | 'timeline', suffix: string) {
   const viewRoute = createRoute({
     getParentRoute: () => rootRoute,
     path: `/w/$workspaceId/p/$projectId${suffix}`,
@@ -97,6 +100,7 @@ const routeTree = rootRoute.addChildren([
   projectView('board', ''),
   projectView('list', '/list'),
   projectView('calendar', '/calendar'),
+  projectView('timeline', '/timeline'),
   route('/w/$workspaceId/p/$projectId/integrations', () => <IntegrationsPage workspaceId={params().workspaceId!} projectId={params().projectId!} />),
   route('/w/$workspaceId/p/$projectId/settings', () => <ProjectSettingsPage workspaceId={params().workspaceId!} projectId={params().projectId!} />),
   // The invitation email links to CLIENT_URL/invitation/accept/<id> (docs/decisions-local.md, "Email worker").

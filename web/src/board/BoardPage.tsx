@@ -43,6 +43,7 @@ import { useSelection } from './selection';
 import { BulkBar } from './BulkBar';
 import { PriorityAndDue } from './TaskChips';
 import { CalendarView } from './CalendarView';
+import { TimelineView } from './TimelineView';
 import { AppLink } from '../ui/AppLink';
 import { focusNear } from './card-focus';
 import { useBoardKeys, type SelectHow } from './board-keys';
@@ -81,6 +82,7 @@ const PROJECT_PAGES: [string, string, string | null][] = [
   ['Board', '', 'board'],
   ['List', '/list', 'list'],
   ['Calendar', '/calendar', 'calendar'],
+  ['Timeline', '/timeline', 'timeline'],
   ['Integrations', '/integrations', null],
   ['Settings', '/settings', null],
 ];
@@ -105,7 +107,7 @@ export function BoardPage({
   workspaceId: string;
   projectId: string;
   taskId: string | null;
-  view?: 'board' | 'list' | 'calendar';
+  view?: 'board' | 'list' | 'calendar' | 'timeline';
 }) {
   const queryClient = useQueryClient();
   const live = useLiveEvents(workspaceId);
@@ -247,6 +249,9 @@ export function BoardPage({
               onSelectAll={(all) => (all ? selection.add(order) : selection.clear())}
             />
           </>
+        )}
+        {view === 'timeline' && tasks.data && project.data && (
+          <TimelineView projectId={projectId} projectSlug={project.data.slug} basePath={basePath} filters={filters} tasks={shown} canMove={can('task', 'update')} onOpen={open} />
         )}
         {view === 'calendar' && columns.data && tasks.data && project.data && (
           <CalendarView

@@ -5,19 +5,9 @@ import { Button, Dialog, DialogTrigger, Heading, Popover } from 'react-aria-comp
 import { api, must } from '../api/client';
 import type { Task } from '../api/types';
 import { navigate } from '../app/router';
-import { toast } from '../ui/toast';
+import { addDays, asDate, daysBetween, longDay, midnight, mondayOf, monthName, useDateChange } from './dates';
 import { dayOf, filtersQuery, type TaskFilters } from './filters';
-
-/** `YYYY-MM-DD` plus `days` (calendar days, whatever the time zone). */
-export function addDays(day: string, days: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
-const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
-/** The Monday of the week of `day`. */
-const mondayOf = (day: string) => addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
-const asDate = (day: string) => new Date(`${day}T00:00:00Z`);
-const midnight = (day: string) => `${day}T00:00:00.000Z`;
+import { PeriodBar } from './PeriodBar';
 
 /** The days a calendar shows: a week from its Monday, or the whole weeks (Monday to Sunday) of a month. */
 export function daysShown(span: 'month' | 'week', at: string): string[] {
@@ -37,8 +27,6 @@ function daysOf(t: Task): [string, string] | null {
   return start && start < due ? [start, due] : [due, due];
 }
 
-const monthName = (day: string) => asDate(day).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const longDay = (day: string) => asDate(day).toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
 const WEEKDAYS = Array.from({ length: 7 }, (_, i) => asDate(addDays('2024-01-01', i)).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' }));
 
 /**
@@ -59,7 +47,6 @@ export function CalendarView(props: {
   onOpen: (t: Task) => void;
 }) {
   const { filters: f, tasks } = props;
-  const queryClient = useQueryClient();
   const today = dayOf(new Date());
   const span = f.span === 'week' ? 'week' : 'month';
   const at = f.at ?? today;
@@ -79,24 +66,7 @@ export function CalendarView(props: {
   }
   const undated = tasks.filter((t) => !t.dueDate).length;
 
-  const move = useMutation({
-    mutationKey: ['move', props.projectId],
-    mutationFn: async ({ task, dueDate, startDate }: { task: Task; dueDate: string; startDate: string | null }) =>
-      must(await api.PUT('/api/task/{id}', { params: { path: { id: task.id } }, body: startDate ? { dueDate, startDate } : { dueDate } })),
-    // The task moves at once; back, with the service's message, if the change is refused.
-    onMutate: async ({ task, dueDate, startDate }) => {
-      await queryClient.cancelQueries({ queryKey: ['tasks', props.projectId] });
-      const before = queryClient.getQueryData<Task[]>(['tasks', props.projectId]);
-      queryClient.setQueryData<Task[]>(['tasks', props.projectId], (list) => list?.map((t) => (t.id === task.id ? { ...t, dueDate, startDate: startDate ?? t.startDate } : t)));
-      return { before };
-    },
-    onError: (err, { task }, ctx) => {
-      if (ctx?.before) queryClient.setQueryData(['tasks', props.projectId], ctx.before);
-      toast.show({ title: `Could not move ${props.projectSlug}-${task.number}`, description: err instanceof Error ? err.message : String(err), tone: 'error' });
-    },
-    onSettled: (_r, _e, { task }) =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: ['tasks', props.projectId] }), queryClient.invalidateQueries({ queryKey: ['task', task.id] })]),
-  });
+  const move = useDateChange(props.projectId, props.projectSlug);
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor));
   const onDragEnd = (e: DragEndEvent) => {
     const [taskId, fromDay] = String(e.active.id).split('@') as [string, string];
@@ -111,30 +81,20 @@ export function CalendarView(props: {
 
   return (
     <section className="calendar" aria-label={`Calendar, ${span === 'week' ? `week of ${longDay(days[0]!)}` : monthName(at)}`}>
-      <div className="calendar-bar">
-        <div className="actions">
-          <button type="button" className="secondary" onClick={() => go({ at: step(-1) })}>
-            <span aria-hidden="true">‹</span>
-            <span className="visually-hidden">{span === 'week' ? 'Previous week' : 'Previous month'}</span>
-          </button>
-          <button type="button" className="secondary" onClick={() => go({ at: undefined })}>
-            Today
-          </button>
-          <button type="button" className="secondary" onClick={() => go({ at: step(1) })}>
-            <span aria-hidden="true">›</span>
-            <span className="visually-hidden">{span === 'week' ? 'Next week' : 'Next month'}</span>
-          </button>
-        </div>
-        <h2 className="calendar-title">{span === 'week' ? `${longDay(days[0]!)} – ${longDay(days[6]!)}` : monthName(at)}</h2>
-        <div className="segmented" role="group" aria-label="Calendar span">
-          <button type="button" aria-pressed={span === 'month'} onClick={() => go({ span: undefined })}>
-            Month
-          </button>
-          <button type="button" aria-pressed={span === 'week'} onClick={() => go({ span: 'week' })}>
-            Week
-          </button>
-        </div>
-      </div>
+      <PeriodBar
+        title={span === 'week' ? `${longDay(days[0]!)} – ${longDay(days[6]!)}` : monthName(at)}
+        earlier={span === 'week' ? 'Previous week' : 'Previous month'}
+        later={span === 'week' ? 'Next week' : 'Next month'}
+        onStep={(by) => go({ at: step(by) })}
+        onToday={() => go({ at: undefined })}
+        spanLabel="Calendar span"
+        spans={[
+          { name: 'Month', span: undefined },
+          { name: 'Week', span: 'week' },
+        ]}
+        span={f.span}
+        onSpan={(s) => go({ span: s })}
+      />
       {undated > 0 && (
         <p className="muted">
           {undated} task{undated === 1 ? '' : 's'} without a due date {undated === 1 ? 'is' : 'are'} not on the calendar.
