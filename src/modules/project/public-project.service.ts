@@ -45,14 +45,13 @@ export class PublicProjectService {
     await this.rateLimit.hit(`api:public:${clientIp ?? 'unknown'}`, this.config.rateLimits.api);
     const project = isUuid(id) ? await this.projects.findPublic(id.toLowerCase()) : undefined;
     if (!project) throw new NotFoundException(NOT_FOUND);
-    const [columns, rows] = await Promise.all([this.columns.list(project.workspace_id, project.id), this.tasks.allInProject(project.workspace_id, project.id)]);
-    const byStatus = new Map<string, { tasks: TaskRecord[]; count: number }>();
-    for (const row of rows) {
-      const list = byStatus.get(row.status) ?? { tasks: [], count: 0 };
-      if (list.count++ < PUBLIC_TASKS_PER_LIST) list.tasks.push(toTaskRecord(row));
-      byStatus.set(row.status, list);
-    }
-    const list = (status: string) => byStatus.get(status) ?? { tasks: [], count: 0 };
+    const columns = await this.columns.list(project.workspace_id, project.id);
+    // Only what the answer holds is read: each list's first PUBLIC_TASKS_PER_LIST tasks, and the counts.
+    const statuses = [...columns.map((c) => c.slug), 'planned', 'archived'];
+    const { rows, counts } = await this.tasks.firstOfEachStatus(project.workspace_id, project.id, statuses, PUBLIC_TASKS_PER_LIST);
+    const byStatus = new Map<string, TaskRecord[]>();
+    for (const row of rows) byStatus.set(row.status, [...(byStatus.get(row.status) ?? []), toTaskRecord(row)]);
+    const list = (status: string) => ({ tasks: byStatus.get(status) ?? [], count: counts.get(status) ?? 0 });
     return {
       ...toProjectRecord(project),
       columns: columns.map((c) => ({ ...c, tasks: list(c.slug).tasks, taskCount: list(c.slug).count })),

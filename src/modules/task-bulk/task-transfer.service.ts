@@ -15,7 +15,7 @@ import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { LabelService } from '../label/label.service';
 import { ProjectService } from '../project/project.service';
 import { TaskChangesRepository } from '../task/task-changes.repository';
-import { PRIORITIES, Priority, TaskRecord, TaskRow, toTaskRecord } from '../task/task.record';
+import { PRIORITIES, Priority, TaskRecord, toTaskRecord } from '../task/task.record';
 import { TaskService } from '../task/task.service';
 import { ImportLabelDto, ImportTaskDto, ImportTasksDto, MAX_IMPORT } from './dto/task-bulk.dto';
 
@@ -81,15 +81,9 @@ export class TaskTransferService {
    */
   async export(workspaceId: string, projectId: string, user: AuthUser, page = 1): Promise<ExportAnswer> {
     const project = await this.projects.get(workspaceId, projectId);
-    const [slugs, rows] = await Promise.all([this.tasks.statusSlugs(workspaceId, projectId), this.tasks.allInProject(workspaceId, projectId)]);
-    const order = new Map([...slugs, ...VIRTUAL_STATUSES].map((s, i) => [s, i]));
-    const rank = (r: TaskRow) => order.get(r.status) ?? order.size;
-    const all = rows
-      .map((r, i) => ({ r, i }))
-      .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
-      .map((e) => e.r);
-    // One page is what one import takes (MAX_IMPORT tasks), so each page imports as it is.
-    const sorted = all.slice((page - 1) * MAX_IMPORT, page * MAX_IMPORT);
+    const slugs = await this.tasks.statusSlugs(workspaceId, projectId);
+    // One page is what one import takes (MAX_IMPORT tasks), so each page imports as it is; only that page is read.
+    const { rows: sorted, total } = await this.tasks.pageInBoardOrder(workspaceId, projectId, [...slugs, ...VIRTUAL_STATUSES], MAX_IMPORT, (page - 1) * MAX_IMPORT);
     const keyScopes = user.apiKey?.permissions;
     const showLabels = !keyScopes || keyScopeAllows(keyScopes, 'label', 'read');
     const labels = showLabels
@@ -113,7 +107,7 @@ export class TaskTransferService {
           labels: labels ? (labels.get(r.id) ?? []).map((l) => ({ name: l.name, color: l.color })) : null,
         };
       }),
-      pagination: { page, pageSize: MAX_IMPORT, total: all.length, hasMore: page * MAX_IMPORT < all.length },
+      pagination: { page, pageSize: MAX_IMPORT, total, hasMore: page * MAX_IMPORT < total },
     };
   }
 

@@ -162,9 +162,47 @@ export class TaskRepository {
     return (await rows(m, `DELETE FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2 RETURNING id`, [ids, workspaceId])).length;
   }
 
-  /** Every task of a project, by position in its column (then number): boards and exports. */
-  allInProject(workspaceId: string, projectId: string): Promise<TaskRow[]> {
-    return rows<TaskRow>(this.ds.manager, `SELECT ${TASK_FIELDS} FROM task WHERE project_id = $1 AND workspace_id = $2 ORDER BY position, number`, [projectId, workspaceId]);
+  /**
+   * The first `perStatus` tasks of each of `statuses` (by position, then number) and how many each
+   * holds: a board's lists, read a status at a time through (project, status, position), the
+   * counts from the same index, so that the read is as bounded as the answer.
+   */
+  async firstOfEachStatus(workspaceId: string, projectId: string, statuses: string[], perStatus: number): Promise<{ rows: TaskRow[]; counts: Map<string, number> }> {
+    const fields = TASK_FIELDS.split(', ')
+      .map((f) => `t.${f}`)
+      .join(', ');
+    const [found, counted] = await Promise.all([
+      rows<TaskRow>(
+        this.ds.manager,
+        `SELECT ${fields} FROM unnest($3::text[]) AS s(status)
+           CROSS JOIN LATERAL (SELECT * FROM task WHERE project_id = $1 AND workspace_id = $2 AND status = s.status ORDER BY position, number LIMIT $4) t
+          ORDER BY t.status, t.position, t.number`,
+        [projectId, workspaceId, statuses, perStatus],
+      ),
+      rows<{ status: string; n: number }>(
+        this.ds.manager,
+        `SELECT status, count(*)::int AS n FROM task WHERE project_id = $1 AND workspace_id = $2 AND status = ANY($3::text[]) GROUP BY status`,
+        [projectId, workspaceId, statuses],
+      ),
+    ]);
+    return { rows: found, counts: new Map(counted.map((c) => [c.status, c.n])) };
+  }
+
+  /**
+   * A page of a project's tasks in board order: by the place of their status in `statuses` (others
+   * after them), then position, then number; and the project's count of tasks. An export's page.
+   */
+  async pageInBoardOrder(workspaceId: string, projectId: string, statuses: string[], limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }> {
+    const [found, [{ total }]] = await Promise.all([
+      rows<TaskRow>(
+        this.ds.manager,
+        `SELECT ${TASK_FIELDS} FROM task WHERE project_id = $1 AND workspace_id = $2
+          ORDER BY array_position($3::text[], status) NULLS LAST, position, number LIMIT $4 OFFSET $5`,
+        [projectId, workspaceId, statuses, limit, offset],
+      ),
+      rows<{ total: number }>(this.ds.manager, `SELECT count(*)::int AS total FROM task WHERE project_id = $1 AND workspace_id = $2`, [projectId, workspaceId]),
+    ]);
+    return { rows: found, total };
   }
 
   /** Whether a project holds a task with this status (a column that does cannot be deleted). */

@@ -67,9 +67,14 @@ export class TaskService {
     return ids.length ? this.tasks.findManyInWorkspace(workspaceId, ids, m) : Promise.resolve([]);
   }
 
-  /** Every task of a project as rows, by position then number (the public board, exports). */
-  allInProject(workspaceId: string, projectId: string): Promise<TaskRow[]> {
-    return this.tasks.allInProject(workspaceId, projectId);
+  /** The first `perStatus` tasks of each status as rows, with each status's count (the public board). */
+  firstOfEachStatus(workspaceId: string, projectId: string, statuses: string[], perStatus: number) {
+    return this.tasks.firstOfEachStatus(workspaceId, projectId, statuses, perStatus);
+  }
+
+  /** A page of a project's tasks as rows in board order (`statuses`' order, then position), and the project's count (exports). */
+  pageInBoardOrder(workspaceId: string, projectId: string, statuses: string[], limit: number, offset: number) {
+    return this.tasks.pageInBoardOrder(workspaceId, projectId, statuses, limit, offset);
   }
 
   /** Whether a project holds a task with this status (for the column module). */
