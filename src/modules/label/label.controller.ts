@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission, ResolvedScope, Scope } from '../../common/decorators/require-permission.decorator';
 import { Id } from '../../common/pipes/id.pipe';
 import { AuthUser, CurrentUser } from '../../common/decorators/current-user.decorator';
-import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
-import { hasPermission } from '../../common/permissions/permissions';
+import { INSUFFICIENT_PERMISSIONS } from '../../common/permissions/permissions';
+import { assertMayDo } from '../../common/permissions/may';
 import { CreateLabelDto, DetachLabelDto, LabelTaskDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelService } from './label.service';
 import { ApiAnswer, ApiErrors } from '../../common/http/api-errors';
@@ -107,7 +107,5 @@ export class LabelController {
 
 /** Attaching a label to a task needs label:update, as on every other attach path (docs/decisions-local.md, "Roles and permissions"). */
 function mayAttach(scope: ResolvedScope, user: AuthUser): void {
-  if (!hasPermission(scope.permissions, 'label', 'update')) throw new ForbiddenException('Insufficient permissions');
-  const keyScopes = user.apiKey?.permissions;
-  if (keyScopes && !keyScopeAllows(keyScopes, 'label', 'update')) throw new ForbiddenException('Insufficient API key scope');
+  assertMayDo(scope, user, 'label', 'update', INSUFFICIENT_PERMISSIONS);
 }

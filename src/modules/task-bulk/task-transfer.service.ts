@@ -7,7 +7,7 @@ import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator'
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { AccessService } from '../../common/permissions/access.service';
-import { hasPermission } from '../../common/permissions/permissions';
+import { mayDo } from '../../common/permissions/may';
 import { validationMessage } from '../../common/pipes/validation';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RateLimitService } from '../../redis/rate-limit.service';
@@ -207,8 +207,7 @@ export class TaskTransferService {
 
   /** Whether the caller holds resource:action in the workspace, narrowed by its API key's scopes. */
   private may(scope: ResolvedScope, user: AuthUser, resource: string, action: string): boolean {
-    const keyScopes = user.apiKey?.permissions;
-    return hasPermission(scope.permissions, resource, action) && (!keyScopes || keyScopeAllows(keyScopes, resource, action));
+    return mayDo(scope, user, resource, action);
   }
 }
 

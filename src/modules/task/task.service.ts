@@ -2,11 +2,11 @@ import { BadRequestException, ConflictException, ForbiddenException, Injectable,
 import { randomUUID } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
 import { isUuid } from '../../common/pipes/id.pipe';
 import { AccessService } from '../../common/permissions/access.service';
+import { assertMayDo } from '../../common/permissions/may';
 import { hasPermission, insufficientPermissions } from '../../common/permissions/permissions';
 import { liveData } from '../../redis/live-entry';
 import { LiveStreams } from '../../redis/live-streams';
@@ -382,9 +382,7 @@ export class TaskService {
 
   /** Changing the assignee needs task:assign, from the role and (for an API key) from its scopes. */
   private assertMayAssign(scope: ResolvedScope, user: AuthUser): void {
-    if (!hasPermission(scope.permissions, 'task', 'assign')) throw new ForbiddenException(insufficientPermissions('task', 'assign'));
-    const keyScopes = user.apiKey?.permissions;
-    if (keyScopes && !keyScopeAllows(keyScopes, 'task', 'assign')) throw new ForbiddenException('Insufficient API key scope');
+    assertMayDo(scope, user, 'task', 'assign');
   }
 
   /** 400 unless `userId` is a member of the workspace (who may be assigned tasks there). */
