@@ -1,12 +1,34 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { freePort } from '../../src/startup/net';
 import { until } from './until';
+
+/** Whether `port` on loopback can be listened on now. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free port whose cluster bus port (the port plus 10,000, which a Cluster node listens on too)
+ * is a port at all and free as well: a node whose bus port is taken, or past 65,535, never starts.
+ */
+async function freePortWithBus(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = await freePort();
+    if (port + 10_000 <= 65_535 && (await portFree(port + 10_000))) return port;
+  }
+  throw new Error('no free port with a free cluster bus port after 50 tries');
+}
 
 /**
  * Real redis-server processes on loopback for the failover tests (docs/scaling.md, "Redis"):
@@ -19,8 +41,8 @@ export class RedisServers {
   private readonly running = new Map<number, ChildProcess>();
 
   /** Starts `redis-server` with `lines` as its config (plus the port, loopback, the folder); answers the port once it accepts connections. */
-  async start(lines: string[], opts: { sentinel?: boolean; password?: string } = {}): Promise<number> {
-    const port = await freePort();
+  async start(lines: string[], opts: { sentinel?: boolean; password?: string; clusterBus?: boolean } = {}): Promise<number> {
+    const port = opts.clusterBus ? await freePortWithBus() : await freePort();
     const conf = join(this.dir, `${port}.conf`);
     writeFileSync(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${this.dir}`, 'save ""', 'appendonly no', `logfile ${join(this.dir, `${port}.log`)}`, ...lines, ''].join('\n'));
     const child = spawn('redis-server', opts.sentinel ? [conf, '--sentinel'] : [conf], { stdio: 'ignore' });
@@ -69,7 +91,7 @@ export class RedisServers {
         `requirepass ${password}`,
         `masterauth ${password}`,
       ];
-      nodes.push(await this.start(lines, { password }));
+      nodes.push(await this.start(lines, { password, clusterBus: true }));
     }
     await redisCli('-a', password, '--no-auth-warning', '--cluster', 'create', ...nodes.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes');
     await until(
