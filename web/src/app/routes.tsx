@@ -1,4 +1,4 @@
-import { createRootRoute, createRoute, createRouter, Outlet, RouterProvider, useParams, useSearch } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, Outlet, RouterProvider, useParams } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { useSession } from '../api/session';
@@ -115,11 +115,6 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
   }
-}
-
-/** The filters of the board or list being shown (typed by the routes' `validateSearch`). */
-export function useTaskFilters() {
-  return useSearch({ strict: false }) as ReturnType<typeof parseFilters>;
 }
 
 export function App() {

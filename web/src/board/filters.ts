@@ -1,3 +1,4 @@
+import { useSearch } from '@tanstack/react-router';
 import type { Task } from '../api/types';
 import { PRIORITIES } from '../ui/format';
 
@@ -101,4 +102,9 @@ export function filtersQuery(f: TaskFilters): string {
   for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== '') q.set(k, String(v));
   const s = q.toString();
   return s ? `?${s}` : '';
+}
+
+/** The filters of the view being shown, from the address (parsed by the project views' routes, `validateSearch`: web/src/app/routes.tsx). */
+export function useTaskFilters(): TaskFilters {
+  return useSearch({ strict: false }) as TaskFilters;
 }
