@@ -36,6 +36,13 @@ export const isForeignKeyViolation = (err: any): boolean => err?.code === '23503
 /** Makes `%`, `_` and `\` literal in a LIKE/ILIKE pattern (the default escape character is `\`). */
 export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** A field list (`'id, name'`) with each field qualified by `alias` (`'t.id, t.name'`), for a statement that joins. */
+export const qualified = (fields: string, alias: string): string =>
+  fields
+    .split(', ')
+    .map((f) => `${alias}.${f}`)
+    .join(', ');
+
 /**
  * `col = $n, …` for the entries whose value is not undefined (null is written as NULL), numbering
  * parameters from `firstIndex`. Column names come from code, never from the request.

@@ -50,7 +50,11 @@ export class PublicProjectService {
     const statuses = [...columns.map((c) => c.slug), 'planned', 'archived'];
     const { rows, counts } = await this.tasks.firstOfEachStatus(project.workspace_id, project.id, statuses, PUBLIC_TASKS_PER_LIST);
     const byStatus = new Map<string, TaskRecord[]>();
-    for (const row of rows) byStatus.set(row.status, [...(byStatus.get(row.status) ?? []), toTaskRecord(row)]);
+    for (const row of rows) {
+      const list = byStatus.get(row.status) ?? [];
+      list.push(toTaskRecord(row));
+      byStatus.set(row.status, list);
+    }
     const list = (status: string) => ({ tasks: byStatus.get(status) ?? [], count: counts.get(status) ?? 0 });
     return {
       ...toProjectRecord(project),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { firstRow, rows } from '../../database/sql';
+import { firstRow, qualified, rows } from '../../database/sql';
 import { historySql, NO_EXTERNAL } from '../activity/activity-history.sql';
 import { RELATION_FIELDS, RelationType, TaskRelationRow } from './task-relation.record';
 
@@ -51,9 +51,7 @@ export class TaskRelationRepository {
   listOfProject(workspaceId: string, projectId: string): Promise<TaskRelationRow[]> {
     return rows<TaskRelationRow>(
       this.ds.manager,
-      `SELECT ${RELATION_FIELDS.split(', ')
-        .map((f) => `r.${f}`)
-        .join(', ')}
+      `SELECT ${qualified(RELATION_FIELDS, 'r')}
          FROM task_relation r JOIN task s ON s.id = r.source_task_id JOIN task t ON t.id = r.target_task_id
         WHERE r.workspace_id = $1 AND (s.project_id = $2 OR t.project_id = $2)
         ORDER BY r.created_at, r.id`,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { KeyedGate } from '../../common/concurrency/keyed-gate';
-import { PreparedShapes, preparedRows, rows, setClause } from '../../database/sql';
+import { PreparedShapes, preparedRows, qualified, rows, setClause } from '../../database/sql';
 import { ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
@@ -27,7 +27,6 @@ import { historySql as history, NO_EXTERNAL } from '../activity/activity-history
  */
 
 const VIRTUAL_SQL = VIRTUAL_STATUSES.map((s) => `'${s}'`).join(', ');
-const TASK_COLUMNS = TASK_FIELDS.split(', ');
 
 /** `position` at the end of the column `statusSql` of project `projectSql` (SQL expressions). */
 const endOfColumn = (projectSql: string, statusSql: string) => `(SELECT COALESCE(MAX(position) + 1, 0) FROM task WHERE project_id = ${projectSql} AND status = ${statusSql})`;
@@ -108,7 +107,7 @@ const MOVE_SQL = `
            position = ${endOfColumn('$3', 'target.status')}, updated_at = now()
       FROM cur, claimed, target
      WHERE t.id = cur.id
-    RETURNING ${TASK_COLUMNS.map((f) => `t.${f}`).join(', ')},
+    RETURNING ${qualified(TASK_FIELDS, 't')},
               cur.project_id AS old_project_id, cur.number AS old_number, cur.status AS old_status
   ), former_key AS (
     INSERT INTO task_former_key (project_id, number, task_id, workspace_id)

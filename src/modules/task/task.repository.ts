@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { escapeLike, firstRow, preparedRows, rows } from '../../database/sql';
+import { escapeLike, firstRow, preparedRows, qualified, rows } from '../../database/sql';
 import { ListTasksQuery, TaskFilterQuery, TaskSort } from './dto/task.dto';
 import { TASK_FIELDS, TaskRow } from './task.record';
 
@@ -168,13 +168,10 @@ export class TaskRepository {
    * counts from the same index, so that the read is as bounded as the answer.
    */
   async firstOfEachStatus(workspaceId: string, projectId: string, statuses: string[], perStatus: number): Promise<{ rows: TaskRow[]; counts: Map<string, number> }> {
-    const fields = TASK_FIELDS.split(', ')
-      .map((f) => `t.${f}`)
-      .join(', ');
     const [found, counted] = await Promise.all([
       rows<TaskRow>(
         this.ds.manager,
-        `SELECT ${fields} FROM unnest($3::text[]) AS s(status)
+        `SELECT ${qualified(TASK_FIELDS, 't')} FROM unnest($3::text[]) AS s(status)
            CROSS JOIN LATERAL (SELECT * FROM task WHERE project_id = $1 AND workspace_id = $2 AND status = s.status ORDER BY position, number LIMIT $4) t
           ORDER BY t.status, t.position, t.number`,
         [projectId, workspaceId, statuses, perStatus],

@@ -27,3 +27,14 @@ export function must<T>(r: { data?: T; error?: unknown; response: Response }): T
   }
   return r.data as T;
 }
+
+/** Every item of a paged list (`{data, pagination: {totalPages}}`), page by page from 1, stopping at `max` items (or all). */
+export async function allPages<T>(get: (page: number) => Promise<{ data: T[]; pagination: { totalPages: number } }>, max = Infinity): Promise<T[]> {
+  const out: T[] = [];
+  for (let page = 1; out.length < max; page++) {
+    const r = await get(page);
+    out.push(...r.data);
+    if (page >= r.pagination.totalPages) break;
+  }
+  return out;
+}

@@ -38,30 +38,29 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
   };
   source.onerror = () => set(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
   // Only the ids of an entry are read: its texts may be cut (`truncated`, docs/live-events.md),
-  // so what the views show is fetched again from the API, in full.
-  const onTask = (e: MessageEvent<string>) => {
-    const event = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
+  // so what the views show is fetched again from the API, in full. Answers the entry's project.
+  const refetchViews = (e: MessageEvent<string>) => {
+    const entry = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
+    const projectId = entry.project?.id;
     // While a drag's change is on its way the board shows it already; fetching now could answer the
     // state before it and put the card back for a moment. The move fetches the board when it settles.
-    if (queryClient.isMutating({ mutationKey: ['move', event.project?.id] }) === 0) void queryClient.invalidateQueries({ queryKey: ['tasks', event.project?.id] });
-    // The integrations' deliveries of the event are written a moment after it (docs/integrations.md,
-    // "Delivery log"): the delivery logs look again at once and, for a while, often.
-    queryClient.setQueryData(['task-event-at', event.project?.id], Date.now());
-    void queryClient.invalidateQueries({ queryKey: ['deliveries', event.project?.id] });
-    if (event.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', event.task.id] });
+    if (queryClient.isMutating({ mutationKey: ['move', projectId] }) === 0) void queryClient.invalidateQueries({ queryKey: ['tasks', projectId] });
+    if (entry.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', entry.task.id] });
     // My work lists tasks of every project of the workspace.
     void queryClient.invalidateQueries({ queryKey: ['my-work', workspaceId] });
+    return projectId;
+  };
+  const onTask = (e: MessageEvent<string>) => {
+    const projectId = refetchViews(e);
+    // The integrations' deliveries of the event are written a moment after it (docs/integrations.md,
+    // "Delivery log"): the delivery logs look again at once and, for a while, often.
+    queryClient.setQueryData(['task-event-at', projectId], Date.now());
+    void queryClient.invalidateQueries({ queryKey: ['deliveries', projectId] });
   };
   for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
   // The live signals (no task event, nothing delivered): a new order within a column, and a change
   // no event tells of (a date, an unassignment). The views of the project (and the task) fetch again.
-  const onSignal = (e: MessageEvent<string>) => {
-    const signal = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
-    const projectId = signal.project?.id;
-    if (queryClient.isMutating({ mutationKey: ['move', projectId] }) === 0) void queryClient.invalidateQueries({ queryKey: ['tasks', projectId] });
-    if (signal.task?.id) void queryClient.invalidateQueries({ queryKey: ['task', signal.task.id] });
-    void queryClient.invalidateQueries({ queryKey: ['my-work', workspaceId] });
-  };
+  const onSignal = (e: MessageEvent<string>) => void refetchViews(e);
   source.addEventListener('task.reordered', onSignal);
   source.addEventListener('task.changed', onSignal);
   source.addEventListener('notification', () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }));

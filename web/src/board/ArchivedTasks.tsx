@@ -1,21 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, must } from '../api/client';
+import { allPages, api, must } from '../api/client';
 import type { Task } from '../api/types';
 import { useColumns } from '../api/workspace-queries';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { unarchive } from '../task/TaskActions';
 
 /** Every archived task of a project, a page of 100 at a time (the API's largest). */
-async function archivedTasks(projectId: string): Promise<Task[]> {
-  const out: Task[] = [];
-  for (let page = 1; ; page++) {
-    const r = must(
-      await api.GET('/api/task/tasks/{projectId}', { params: { path: { projectId }, query: { status: 'archived', page, limit: 100, sortBy: 'number', sortOrder: 'asc' } } }),
-    );
-    out.push(...r.data);
-    if (page >= r.pagination.totalPages) return out;
-  }
+function archivedTasks(projectId: string): Promise<Task[]> {
+  return allPages(async (page) =>
+    must(await api.GET('/api/task/tasks/{projectId}', { params: { path: { projectId }, query: { status: 'archived', page, limit: 100, sortBy: 'number', sortOrder: 'asc' } } })),
+  );
 }
 
 /**

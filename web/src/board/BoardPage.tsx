@@ -26,7 +26,7 @@ import {
   type MouseEvent,
   type PointerEventHandler,
 } from 'react';
-import { api, must } from '../api/client';
+import { allPages, api, must } from '../api/client';
 import type { CardDetails, Column, Task } from '../api/types';
 import { Header } from '../shell/Header';
 import { Empty, ErrorState, Loading } from '../ui/States';
@@ -87,13 +87,10 @@ const PROJECT_PAGES: [string, string, string | null][] = [
 ];
 
 /** Every task of a project, a page of 100 at a time (the API's largest). */
-async function allTasks(projectId: string): Promise<Task[]> {
-  const out: Task[] = [];
-  for (let page = 1; ; page++) {
-    const r = must(await api.GET('/api/task/tasks/{projectId}', { params: { path: { projectId }, query: { page, limit: 100, sortBy: 'position', sortOrder: 'asc' } } }));
-    out.push(...r.data);
-    if (page >= r.pagination.totalPages) return out;
-  }
+function allTasks(projectId: string): Promise<Task[]> {
+  return allPages(async (page) =>
+    must(await api.GET('/api/task/tasks/{projectId}', { params: { path: { projectId }, query: { page, limit: 100, sortBy: 'position', sortOrder: 'asc' } } })),
+  );
 }
 
 /** The board: the project's columns with their tasks; drag a task to another column, or create one in a column. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api, must } from '../api/client';
+import { allPages, api, must } from '../api/client';
 import { useLiveEvents } from '../api/live';
 import type { Column, Project, Task } from '../api/types';
 import { useProjects } from '../api/workspace-queries';
@@ -15,14 +15,8 @@ import { toast } from '../ui/toast';
 const MAX_TASKS = 500;
 
 /** The caller's tasks in the workspace (GET /api/task/mine), soonest due first, a page of 100 at a time. */
-async function myTasks(workspaceId: string): Promise<Task[]> {
-  const out: Task[] = [];
-  for (let page = 1; out.length < MAX_TASKS; page++) {
-    const r = must(await api.GET('/api/task/mine', { params: { query: { workspaceId, page, limit: 100, sortBy: 'dueDate', sortOrder: 'asc' } } }));
-    out.push(...r.data);
-    if (page >= r.pagination.totalPages) break;
-  }
-  return out;
+function myTasks(workspaceId: string): Promise<Task[]> {
+  return allPages(async (page) => must(await api.GET('/api/task/mine', { params: { query: { workspaceId, page, limit: 100, sortBy: 'dueDate', sortOrder: 'asc' } } })), MAX_TASKS);
 }
 
 type Group = 'overdue' | 'today' | 'week' | 'later' | 'none';
