@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { memo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { api, must } from '../api/client';
 import type { Task } from '../api/types';
 import { navigate } from '../app/router';
@@ -8,7 +8,8 @@ import { dayOf, filtersQuery, type TaskFilters } from './filters';
 import { PeriodBar } from './PeriodBar';
 
 const ROW = 34;
-const LABEL_WIDTH = 224;
+/** The titles' column: narrower on a phone, so that the days have room beside it. */
+const labelWidth = () => (typeof window !== 'undefined' && window.matchMedia('(max-width: 640px)').matches ? 128 : 224);
 /** The two scales: days 32 px wide over eight weeks, or 8 px wide over six months. */
 const SCALES = {
   weeks: { dayWidth: 32, range: (at: string) => ({ from: addDays(mondayOf(at), -7), days: 56 }) },
@@ -84,6 +85,13 @@ export function TimelineView(props: {
     return `${props.projectSlug}-${t.number}`;
   };
   const change = useDateChange(props.projectId, props.projectSlug);
+  const labelCol = labelWidth();
+  // Opened (or moved) with today in the range: today near the left of what shows, not the range's start.
+  const scroller = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && today >= from && today < addDays(from, days)) el.scrollLeft = Math.max(0, daysBetween(from, today) * dayWidth - 3 * dayWidth);
+  }, [from, days, dayWidth, today]);
   const x = (day: string) => daysBetween(from, day) * dayWidth;
   const width = days * dayWidth;
   const months: { day: string; left: number }[] = [];
@@ -110,10 +118,10 @@ export function TimelineView(props: {
         {undated > 0 ? `; ${undated} without a start or due date ${undated === 1 ? 'is' : 'are'} not shown` : ''}. Drag a bar to move it, or its ends to change its dates; with a
         bar focused, ← and → move it by a day, with Shift its due day, with Alt its start.
       </p>
-      <div className="timeline-scroll">
-        <div className="timeline-inner" style={{ width: LABEL_WIDTH + width }}>
+      <div className="timeline-scroll" ref={scroller}>
+        <div className="timeline-inner" style={{ width: labelCol + width }}>
           <div className="timeline-head" aria-hidden="true">
-            <div className="timeline-corner" style={{ width: LABEL_WIDTH }} />
+            <div className="timeline-corner" style={{ width: labelCol }} />
             <div className="timeline-scale" style={{ width }}>
               {months.map((m) => (
                 <span key={m.day} className="timeline-month" style={{ left: m.left }}>
@@ -130,6 +138,7 @@ export function TimelineView(props: {
                 task={task}
                 extent={e}
                 taskKey={`${props.projectSlug}-${task.number}`}
+                labelWidth={labelCol}
                 left={x(e.from)}
                 length={(daysBetween(e.from, e.to) + 1) * dayWidth}
                 dayWidth={dayWidth}
@@ -144,7 +153,7 @@ export function TimelineView(props: {
               />
             ))}
           </ol>
-          <svg className="timeline-arrows" aria-hidden="true" width={width} height={dated.length * ROW} style={{ left: LABEL_WIDTH, top: ROW }}>
+          <svg className="timeline-arrows" aria-hidden="true" width={width} height={dated.length * ROW} style={{ left: labelCol, top: ROW }}>
             <defs>
               <marker id="timeline-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                 <path d="M0,0 L8,4 L0,8 z" />
@@ -172,6 +181,7 @@ const TimelineRow = memo(function TimelineRow(props: {
   task: Task;
   extent: NonNullable<ReturnType<typeof extent>>;
   taskKey: string;
+  labelWidth: number;
   left: number;
   length: number;
   dayWidth: number;
@@ -222,7 +232,7 @@ const TimelineRow = memo(function TimelineRow(props: {
     .join('; ');
   return (
     <li className="timeline-row" data-task={task.id} style={{ height: ROW }}>
-      <div className="timeline-label" style={{ width: LABEL_WIDTH }}>
+      <div className="timeline-label" style={{ width: props.labelWidth }}>
         <button type="button" className="timeline-open" data-task-open onClick={() => props.onOpen(task)}>
           <span className="key">{props.taskKey}</span> <span className="card-title">{task.title}</span>
         </button>
