@@ -8,6 +8,73 @@ const tandem = require('./eslint/tandem-plugin');
 
 const SPECS = ['src/**/*.spec.ts'];
 
+/** Options of tandem/no-literal-text (eslint/tandem-plugin.js): which strings of the web app are not words a person reads, and which are. */
+const WEB_TEXT = {
+  nonTextAttributes: [
+    'className',
+    'id',
+    'key',
+    'type',
+    'role',
+    'name',
+    'value',
+    'defaultValue',
+    'htmlFor',
+    'href',
+    'to',
+    'rel',
+    'target',
+    'src',
+    'method',
+    'lang',
+    'dir',
+    'autoComplete',
+    'inputMode',
+    'pattern',
+    'form',
+    'slot',
+    'scope',
+    'placement',
+    'selectionMode',
+    'orientation',
+    'orient',
+    'aria-labelledby',
+    'aria-describedby',
+    'aria-controls',
+    'aria-hidden',
+    'aria-live',
+    'aria-modal',
+    'aria-autocomplete',
+    'aria-current',
+    'aria-haspopup',
+    'aria-expanded',
+    'aria-sort',
+    'aria-keyshortcuts',
+    'aria-owns',
+    'aria-activedescendant',
+    'd',
+    'fill',
+    'stroke',
+    'strokeLinejoin',
+    'strokeLinecap',
+    'markerEnd',
+    'viewBox',
+    'xmlns',
+    'width',
+    'height',
+    'tone',
+    'variant',
+    'view',
+    'mode',
+    'dateTime',
+    'accept',
+    'enterKeyHint',
+    'spellCheck',
+  ],
+  textProperties: ['title', 'label', 'description', 'placeholder', 'ariaLabel', 'confirmLabel', 'cancelLabel', 'heading', 'hint', 'help', 'text', 'what', 'summary'],
+  allowed: ['Tandem'],
+};
+
 /** Where SQL and TypeORM data access belong: repositories, the SQL builders they use, and src/database (helpers, migrations, CLI). */
 const DATA_ACCESS = ['src/**/*.repository.ts', 'src/**/*.sql.ts', 'src/database/**'];
 
@@ -325,6 +392,13 @@ module.exports = [
     files: Object.keys(DATA_SOURCE_HOLDERS),
     ignores: [...SPECS, ...DATA_ACCESS],
     rules: { 'no-restricted-imports': ['error', dataAccessImports({ dataSource: true })] },
+  },
+
+  // The web app's words are in its message catalogs (docs/web.md, "Languages").
+  {
+    files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
+    ignores: ['web/src/**/*.spec.ts', 'web/src/i18n/messages/**', 'web/src/api/schema.d.ts'],
+    rules: { 'tandem/no-literal-text': ['error', WEB_TEXT] },
   },
 
   prettier,

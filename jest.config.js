@@ -13,9 +13,9 @@ const swc = [
   },
 ];
 // Dependencies published only as ES modules (the hostedgit App authentication, @octokit/auth-app,
-// and what it imports, its own node_modules included). Node loads them with require() (Node >=
+// and what it imports, its own node_modules included; the web app's FormatJS, for its unit specs). Node loads them with require() (Node >=
 // 20.19); Jest's module system does not, so swc rewrites them to CommonJS like our own sources.
-const ESM_ONLY = ['@octokit', 'universal-user-agent', 'universal-github-app-jwt', 'toad-cache', 'json-with-bigint'];
+const ESM_ONLY = ['@octokit', 'universal-user-agent', 'universal-github-app-jwt', 'toad-cache', 'json-with-bigint', '@formatjs', 'react-intl', 'intl-messageformat'];
 const swcEsm = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const esmTransform = {
   transform: { '^.+\\.ts$': swc, [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: swcEsm },

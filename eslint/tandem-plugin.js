@@ -1,4 +1,4 @@
-// Two lint rules of our own, used by eslint.config.js (which holds their settings and allow-lists):
+// Lint rules of our own, used by eslint.config.js (which holds their settings and allow-lists):
 //
 // - `tandem/boundaries`: who may import whom (docs/architecture.md). An import's specifier is
 //   relative to the importing file, so the same target is `../task/x` from one folder and
@@ -10,6 +10,10 @@
 // - `tandem/table-ownership`: each table has one owner (a feature module or a shared folder), and
 //   SQL text that names another owner's table needs an exception with its reason
 //   (docs/architecture.md, "Module map" and "Cross-module SQL").
+// - `tandem/no-literal-text`: the web app writes no words of its own outside its message catalogs
+//   (docs/web.md, "Languages"): text between JSX tags, string props and the texts of toasts and
+//   options (`title:`, `label:`, …) come from `t()`; attributes that are not text (className,
+//   role, …) are named in the rule's options.
 'use strict';
 const path = require('node:path');
 const ts = require('typescript');
@@ -289,4 +293,73 @@ const tableOwnership = {
   },
 };
 
-module.exports = { meta: { name: 'tandem' }, rules: { boundaries, 'no-any-sql-params': noAnySqlParams, 'table-ownership': tableOwnership } };
+const LETTER = /\p{L}/u;
+
+const noLiteralText = {
+  meta: {
+    type: 'problem',
+    docs: { description: "No words of the web app outside its message catalogs: they come from t() (docs/web.md, 'Languages')" },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          /** JSX attributes whose strings are not text a person reads. */
+          nonTextAttributes: { type: 'array', items: { type: 'string' } },
+          /** Object keys whose strings are text a person reads (toasts, menu entries). */
+          textProperties: { type: 'array', items: { type: 'string' } },
+          /** Words that are the same in every language (the product's name). */
+          allowed: { type: 'array', items: { type: 'string' } },
+        },
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const options = context.options[0] ?? {};
+    const nonText = new Set(options.nonTextAttributes ?? []);
+    const textProps = new Set(options.textProperties ?? []);
+    const allowed = new Set(options.allowed ?? []);
+    const wordy = (text) => LETTER.test(text) && !allowed.has(text.trim());
+    const report = (node) =>
+      context.report({ node, message: 'Text of the web app belongs in its message catalogs (web/src/i18n/messages): write t(…) (docs/web.md, "Languages").' });
+    /** Reports the string parts of an expression that can become text: literals, templates, both arms of `?:`, `&&`, `||`, `??`. */
+    const checkValue = (node) => {
+      if (!node) return;
+      if (node.type === 'Literal' && typeof node.value === 'string') {
+        if (wordy(node.value)) report(node);
+      } else if (node.type === 'TemplateLiteral') {
+        if (node.quasis.some((q) => wordy(q.value.cooked ?? q.value.raw))) report(node);
+      } else if (node.type === 'ConditionalExpression') {
+        checkValue(node.consequent);
+        checkValue(node.alternate);
+      } else if (node.type === 'LogicalExpression') {
+        checkValue(node.left);
+        checkValue(node.right);
+      }
+    };
+    const attributeName = (name) => (name.type === 'JSXNamespacedName' ? `${name.namespace.name}:${name.name.name}` : name.name);
+    return {
+      JSXText: (node) => {
+        if (wordy(node.value)) report(node);
+      },
+      JSXExpressionContainer: (node) => {
+        if (node.parent?.type !== 'JSXAttribute') checkValue(node.expression);
+      },
+      JSXAttribute: (node) => {
+        const name = attributeName(node.name);
+        if (nonText.has(name) || name.startsWith('data-') || /^on[A-Z]/.test(name)) return;
+        if (node.value?.type === 'Literal') checkValue(node.value);
+        else if (node.value?.type === 'JSXExpressionContainer') checkValue(node.value.expression);
+      },
+      Property: (node) => {
+        const key = node.key.type === 'Identifier' ? node.key.name : node.key.type === 'Literal' ? String(node.key.value) : null;
+        if (key && textProps.has(key) && node.parent?.type === 'ObjectExpression') checkValue(node.value);
+      },
+    };
+  },
+};
+
+module.exports = {
+  meta: { name: 'tandem' },
+  rules: { boundaries, 'no-any-sql-params': noAnySqlParams, 'table-ownership': tableOwnership, 'no-literal-text': noLiteralText },
+};

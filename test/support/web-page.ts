@@ -5,9 +5,13 @@ import { launchBrowser } from './browser';
 
 /** Helpers of the browser tests (test/e2e/web): pages that record their problems, sign-in, axe-core. */
 
-/** A page whose console errors and failed requests fail the test that made it. */
-export async function newPage(browser: Browser, origin: string): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: origin });
+/**
+ * A page whose console errors and failed requests fail the test that made it. Its browser speaks
+ * `locale` (navigator.languages and Accept-Language; US English unless said), whatever the
+ * machine's own language is.
+ */
+export async function newPage(browser: Browser, origin: string, options: { locale?: string } = {}): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: origin, locale: options.locale ?? 'en-US' });
   const page = await context.newPage();
   const problems: string[] = [];
   // Every console error counts: a signed-out visit included (get-session answers null, not 401).
@@ -82,7 +86,12 @@ export async function startWebApp(): Promise<WebApp> {
  * started before its tests and closed after them, a 90 s timeout per test (a browser journey takes
  * several seconds, more on a loaded machine), and `newPage()` on the app's origin.
  */
-export function useWebApp(): { readonly t: TestApp; readonly browser: Browser; readonly origin: string; newPage: () => ReturnType<typeof newPage> } {
+export function useWebApp(): {
+  readonly t: TestApp;
+  readonly browser: Browser;
+  readonly origin: string;
+  newPage: (options?: { locale?: string }) => ReturnType<typeof newPage>;
+} {
   jest.setTimeout(90_000);
   let web: WebApp | undefined;
   beforeAll(async () => {
@@ -103,6 +112,6 @@ export function useWebApp(): { readonly t: TestApp; readonly browser: Browser; r
     get origin() {
       return started().origin;
     },
-    newPage: () => newPage(started().browser, started().origin),
+    newPage: (options?: { locale?: string }) => newPage(started().browser, started().origin, options),
   };
 }

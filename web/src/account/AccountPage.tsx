@@ -8,6 +8,7 @@ import { Header } from '../shell/Header';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { when } from '../ui/format';
 import { navigate } from '../app/router';
+import { chooseLanguage, LANGUAGES, t, useLanguage, type Language } from '../i18n';
 
 /** The caller's account: profile, password, sessions and API keys (docs/accounts.md). */
 export function AccountPage({ user }: { user: Session['user'] }) {
@@ -15,7 +16,7 @@ export function AccountPage({ user }: { user: Session['user'] }) {
     <>
       <Header workspaceId={null} />
       <main id="main" tabIndex={-1} className="page account">
-        <h1>Your account</h1>
+        <h1>{t('account.accountPage.yourAccount')}</h1>
         <p>
           <a
             href="/account/notifications"
@@ -24,16 +25,41 @@ export function AccountPage({ user }: { user: Session['user'] }) {
               navigate('/account/notifications');
             }}
           >
-            Notification preferences
+            {t('account.accountPage.notificationPreferences')}
           </a>{' '}
-          <span className="muted">(email, push and webhook channels, and a rule per workspace)</span>
+          <span className="muted">{t('account.accountPage.emailPushAndWebhookChannels')}</span>
         </p>
         <Profile user={user} />
+        <LanguageChoice />
         <Password />
         <Sessions />
         <ApiKeys />
       </main>
     </>
+  );
+}
+
+/** The app's language in this browser (docs/web.md, "Languages"): the browser's, or one chosen here. */
+function LanguageChoice() {
+  const { language, followsBrowser } = useLanguage();
+  return (
+    <section className="section" aria-labelledby="language-h">
+      <h2 id="language-h">{t('account.language.heading')}</h2>
+      <div className="stack narrow">
+        <label>
+          {t('account.language.label')}
+          <select value={followsBrowser ? '' : language} onChange={(e) => void chooseLanguage(e.target.value ? (e.target.value as Language) : null)}>
+            <option value="">{t('account.language.followBrowser')}</option>
+            {LANGUAGES.map((l) => (
+              <option key={l.code} value={l.code} lang={l.code}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="muted">{t('account.language.about')}</p>
+      </div>
+    </section>
   );
 }
 
@@ -52,26 +78,26 @@ function Profile({ user }: { user: Session['user'] }) {
   };
   return (
     <section className="section" aria-labelledby="profile-h">
-      <h2 id="profile-h">Profile</h2>
+      <h2 id="profile-h">{t('account.accountPage.profile')}</h2>
       <form className="stack narrow" onSubmit={onSubmit}>
         <p className="muted">{user.email}</p>
         {!user.emailVerified && <VerifyNotice email={user.email} />}
         <label>
-          Name
+          {t('account.accountPage.name')}
           <input value={name} onChange={(e) => setName(e.target.value)} required autoComplete="name" />
         </label>
         <label>
-          Image URL
-          <input type="url" value={image} onChange={(e) => setImage(e.target.value)} placeholder="https://…" autoComplete="photo" />
+          {t('account.accountPage.imageUrl')}
+          <input type="url" value={image} onChange={(e) => setImage(e.target.value)} placeholder={t('account.accountPage.https')} autoComplete="photo" />
         </label>
         {save.error && <ErrorState error={save.error} />}
         {save.isSuccess && (
           <p className="state" role="status">
-            Profile saved.
+            {t('account.accountPage.profileSaved')}
           </p>
         )}
         <button type="submit" disabled={save.isPending}>
-          Save profile
+          {t('account.accountPage.saveProfile')}
         </button>
       </form>
     </section>
@@ -88,13 +114,13 @@ function VerifyNotice({ email }: { email: string }) {
   });
   return (
     <div className="notice">
-      <p>Your email address is not verified yet.</p>
+      <p>{t('account.accountPage.yourEmailAddressIsNot')}</p>
       {send.error && <ErrorState error={send.error} />}
       {send.isSuccess ? (
-        <p role="status">Sent: follow the link in the email (it works for 24 hours), then sign in again.</p>
+        <p role="status">{t('account.accountPage.sentFollowTheLinkIn')}</p>
       ) : (
         <button type="button" className="secondary" onClick={() => send.mutate()} disabled={send.isPending}>
-          Send a verification link
+          {t('account.accountPage.sendAVerificationLink')}
         </button>
       )}
     </div>
@@ -120,28 +146,28 @@ function Password() {
   };
   return (
     <section className="section" aria-labelledby="password-h">
-      <h2 id="password-h">Password</h2>
+      <h2 id="password-h">{t('account.accountPage.password')}</h2>
       <form className="stack narrow" onSubmit={onSubmit}>
         <label>
-          Current password
+          {t('account.accountPage.currentPassword')}
           <input type="password" value={currentPassword} onChange={(e) => setCurrent(e.target.value)} required autoComplete="current-password" />
         </label>
         <label>
-          New password
+          {t('account.accountPage.newPassword')}
           <input type="password" value={newPassword} onChange={(e) => setNew(e.target.value)} required minLength={8} maxLength={128} autoComplete="new-password" />
         </label>
         <label className="check">
           <input type="checkbox" checked={revokeOtherSessions} onChange={(e) => setRevoke(e.target.checked)} />
-          Sign out my other sessions
+          {t('account.accountPage.signOutMyOtherSessions')}
         </label>
         {change.error && <ErrorState error={change.error} />}
         {change.isSuccess && (
           <p className="state" role="status">
-            Password changed.
+            {t('account.accountPage.passwordChanged')}
           </p>
         )}
         <button type="submit" disabled={change.isPending}>
-          Change password
+          {t('account.accountPage.changePassword')}
         </button>
       </form>
     </section>
@@ -157,12 +183,12 @@ function Sessions() {
   });
   return (
     <section className="section" aria-labelledby="sessions-h">
-      <h2 id="sessions-h">Sessions</h2>
-      {sessions.isPending && <Loading what="sessions" />}
+      <h2 id="sessions-h">{t('account.accountPage.sessions')}</h2>
+      {sessions.isPending && <Loading what={t('account.accountPage.sessions2')} />}
       {sessions.error && <ErrorState error={sessions.error} />}
-      {sessions.data?.length === 0 && <Empty>No sessions.</Empty>}
+      {sessions.data?.length === 0 && <Empty>{t('account.accountPage.noSessions')}</Empty>}
       {sessions.data && sessions.data.length > 0 && (
-        <ul className="rows" aria-label="Sessions">
+        <ul className="rows" aria-label={t('account.accountPage.sessions')}>
           {sessions.data.map((s) => (
             <SessionRow key={s.id} session={s} onRevoke={() => revoke.mutate(s.id)} busy={revoke.isPending && revoke.variables === s.id} />
           ))}
@@ -179,17 +205,17 @@ function SessionRow({ session: s, onRevoke, busy }: { session: SessionItem; onRe
     <li className="row">
       <div id={id} className="row-main">
         <span className="ua" title={s.userAgent ?? undefined}>
-          {s.userAgent ? s.userAgent.slice(0, 80) : 'Unknown client'}
+          {s.userAgent ? s.userAgent.slice(0, 80) : t('account.accountPage.unknownClient')}
         </span>
         <span className="muted">
-          {s.ipAddress ?? 'unknown address'} · signed in {when(s.createdAt)}
+          {s.ipAddress ?? t('account.accountPage.unknownAddress')} {t('account.accountPage.signedIn')} {when(s.createdAt)}
         </span>
       </div>
       {s.current ? (
-        <span className="badge">This browser</span>
+        <span className="badge">{t('account.accountPage.thisBrowser')}</span>
       ) : (
         <button type="button" className="secondary" onClick={onRevoke} disabled={busy} aria-describedby={id}>
-          Revoke
+          {t('account.accountPage.revoke')}
         </button>
       )}
     </li>
@@ -197,14 +223,15 @@ function SessionRow({ session: s, onRevoke, busy }: { session: SessionItem; onRe
 }
 
 /** Lifetimes offered for a new key, in seconds (the API takes 60 s to 10 years: docs/api.md, api-key/create). */
-const EXPIRIES: [string, number | null][] = [
-  ['Never', null],
-  ['1 day', 86_400],
-  ['7 days', 7 * 86_400],
-  ['30 days', 30 * 86_400],
-  ['90 days', 90 * 86_400],
-  ['1 year', 365 * 86_400],
+const EXPIRIES: [ExpiryName, number | null][] = [
+  ['never', null],
+  ['day', 86_400],
+  ['week', 7 * 86_400],
+  ['month', 30 * 86_400],
+  ['quarter', 90 * 86_400],
+  ['year', 365 * 86_400],
 ];
+type ExpiryName = 'never' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 
 /**
  * The scopes a key can be limited to: the actions the user's roles grant in any of their
@@ -243,14 +270,14 @@ function ApiKeys() {
   const nameOf = (id: string) => keys.data?.find((k) => k.id === id)?.name ?? id.slice(0, 8);
   return (
     <section className="section" aria-labelledby="keys-h">
-      <h2 id="keys-h">API keys</h2>
+      <h2 id="keys-h">{t('account.accountPage.apiKeys')}</h2>
       {created ? <NewKey created={created} onDone={() => setCreated(null)} /> : <CreateKey onCreated={setCreated} />}
-      <h3>Your keys</h3>
-      {keys.isPending && <Loading what="API keys" />}
+      <h3>{t('account.accountPage.yourKeys')}</h3>
+      {keys.isPending && <Loading what={t('account.accountPage.apiKeys')} />}
       {keys.error && <ErrorState error={keys.error} />}
-      {keys.data?.length === 0 && <Empty>No API keys yet.</Empty>}
+      {keys.data?.length === 0 && <Empty>{t('account.accountPage.noApiKeysYet')}</Empty>}
       {keys.data && keys.data.length > 0 && (
-        <ul className="rows" aria-label="API keys">
+        <ul className="rows" aria-label={t('account.accountPage.apiKeys')}>
           {keys.data.map((k) => (
             <KeyRow
               key={k.id}
@@ -270,29 +297,30 @@ function ApiKeys() {
 
 function KeyRow(props: { apiKey: ApiKey; parentName: string | null; hasChildren: boolean; onDelete: () => void; busy: boolean }) {
   const k = props.apiKey;
-  const label = k.name ?? 'Unnamed key';
+  const label = k.name ?? t('account.accountPage.unnamedKey');
   const scopes = k.permissions ? Object.entries(k.permissions).flatMap(([r, actions]) => actions.map((a) => `${r}:${a}`)) : null;
   return (
     <li className="row" data-key-id={k.id}>
       <div className="row-main">
         <strong>{label}</strong>
         <span className="muted">
-          <code>{k.start}…</code> · created {when(k.createdAt)} · {k.expiresAt ? `expires ${when(k.expiresAt)}` : 'never expires'}
-          {props.parentName && ` · made with ${props.parentName}`}
+          <code>{k.start}…</code> {t('account.accountPage.created')} {when(k.createdAt)} ·{' '}
+          {k.expiresAt ? t('account.accountPage.expires2', { when: when(k.expiresAt) }) : t('account.accountPage.neverExpires')}
+          {props.parentName && t('account.accountPage.madeWith', { parentName: props.parentName })}
         </span>
-        <span className="muted">{scopes ? `Scopes: ${scopes.join(', ')}` : 'All of your access'}</span>
+        <span className="muted">{scopes ? t('account.accountPage.scopes3', { value: scopes.join(', ') }) : t('account.accountPage.allOfYourAccess')}</span>
       </div>
       <ConfirmDialog
-        label="Delete"
-        ariaLabel={`Delete ${label}`}
-        title={`Delete ${label}?`}
-        confirmLabel="Delete"
-        cancelLabel="Keep"
+        label={t('account.accountPage.delete')}
+        ariaLabel={t('account.accountPage.delete2', { label })}
+        title={t('account.accountPage.delete3', { label })}
+        confirmLabel={t('account.accountPage.delete')}
+        cancelLabel={t('account.accountPage.keep')}
         onConfirm={props.onDelete}
         isDisabled={props.busy}
         className="secondary"
       >
-        {props.hasChildren && <p>Keys made with it stop too.</p>}
+        {props.hasChildren && <p>{t('account.accountPage.keysMadeWithItStop')}</p>}
       </ConfirmDialog>
     </li>
   );
@@ -336,29 +364,29 @@ function CreateKey({ onCreated }: { onCreated: (k: CreatedApiKey) => void }) {
   };
   return (
     <form className="stack" onSubmit={onSubmit} aria-labelledby="new-key-h">
-      <h3 id="new-key-h">New API key</h3>
+      <h3 id="new-key-h">{t('account.accountPage.newApiKey')}</h3>
       <div className="inline-form tight">
         <label>
-          Key name
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="CI deploys" />
+          {t('account.accountPage.keyName')}
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder={t('account.accountPage.ciDeploys')} />
         </label>
         <div className="field">
-          <label htmlFor={expiryId}>Expires</label>
+          <label htmlFor={expiryId}>{t('account.accountPage.expires')}</label>
           <select id={expiryId} value={expiry} onChange={(e) => setExpiry(e.target.value)}>
             {EXPIRIES.map(([label], i) => (
               <option key={label} value={i}>
-                {label === 'Never' ? 'Never' : `In ${label}`}
+                {label === 'never' ? t('account.accountPage.never') : t('account.accountPage.in', { label: t(`account.accountPage.expiry.${label}`) })}
               </option>
             ))}
           </select>
         </div>
       </div>
       <fieldset className="scopes">
-        <legend>Scopes</legend>
-        <p className="muted">Leave every box empty for a key with all of your access; tick some to limit the key to them.</p>
-        {choices.isPending && <Loading what="scopes" />}
+        <legend>{t('account.accountPage.scopes')}</legend>
+        <p className="muted">{t('account.accountPage.leaveEveryBoxEmptyFor')}</p>
+        {choices.isPending && <Loading what={t('account.accountPage.scopes2')} />}
         {choices.error && <ErrorState error={choices.error} />}
-        {choices.data?.length === 0 && <Empty>You have no workspace yet: the key can only be unscoped.</Empty>}
+        {choices.data?.length === 0 && <Empty>{t('account.accountPage.youHaveNoWorkspaceYet')}</Empty>}
         {choices.data?.map(({ resource, actions }) => (
           <div key={resource} className="scope-group" role="group" aria-label={resource}>
             <span className="scope-resource">{resource}</span>
@@ -377,7 +405,7 @@ function CreateKey({ onCreated }: { onCreated: (k: CreatedApiKey) => void }) {
       {create.error && <ErrorState error={create.error} />}
       <div>
         <button type="submit" disabled={create.isPending}>
-          Create key
+          {t('account.accountPage.createKey')}
         </button>
       </div>
     </form>
@@ -397,22 +425,26 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
   };
   return (
     <div className="new-key" role="region" aria-labelledby="created-key-h">
-      <h3 id="created-key-h">Key “{created.name ?? 'Unnamed key'}” created</h3>
-      <p className="warning">Copy it now: it is shown only this once and cannot be seen again.</p>
+      <h3 id="created-key-h">
+        {t('account.accountPage.key')}
+        {created.name ?? t('account.accountPage.unnamedKey')}
+        {t('account.accountPage.created2')}
+      </h3>
+      <p className="warning">{t('account.accountPage.copyItNowItIs')}</p>
       <div className="inline-form tight">
         <label>
-          Your new API key
+          {t('account.accountPage.yourNewApiKey')}
           <input readOnly value={created.key} onFocus={(e) => e.target.select()} className="mono" />
         </label>
         <button type="button" onClick={() => void copy()}>
-          Copy
+          {t('account.accountPage.copy')}
         </button>
         <button type="button" className="secondary" onClick={onDone}>
-          Done
+          {t('account.accountPage.done')}
         </button>
       </div>
       <p role="status" className="state">
-        {copied === 'yes' ? 'Copied.' : copied === 'failed' ? 'Could not copy: select the key and copy it yourself.' : ''}
+        {copied === 'yes' ? t('account.accountPage.copied') : copied === 'failed' ? t('account.accountPage.couldNotCopySelectThe') : ''}
       </p>
     </div>
   );

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, must } from '../api/client';
 import { ErrorState } from '../ui/States';
 import { navigate, nextPath, withNext } from '../app/router';
+import { t } from '../i18n';
 
 /** Where the verification link sends the browser once done (a path: on CLIENT_URL, the app's address). */
 export const VERIFIED_PAGE = '/verify-email?verified=1';
@@ -31,20 +32,20 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const config = useQuery({ queryKey: ['config'], staleTime: Infinity, queryFn: async () => must(await api.GET('/api/config')) });
   return (
     <main id="main" tabIndex={-1} className="auth">
-      <h1>{signUp ? 'Create your account' : 'Sign in to Tandem'}</h1>
+      <h1>{signUp ? t('account.authPage.createYourAccount') : t('account.authPage.signInToTandem')}</h1>
       <form onSubmit={onSubmit} className="stack">
         {signUp && (
           <label>
-            Name
+            {t('account.authPage.name')}
             <input value={name} onChange={(e) => setName(e.target.value)} required autoComplete="name" />
           </label>
         )}
         <label>
-          Email
+          {t('account.authPage.email')}
           <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
         </label>
         <label>
-          Password
+          {t('account.authPage.password')}
           <input
             type="password"
             value={password}
@@ -56,14 +57,14 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         </label>
         {submit.error && <ErrorState error={submit.error} />}
         <button type="submit" disabled={submit.isPending}>
-          {signUp ? 'Sign up' : 'Sign in'}
+          {signUp ? t('account.authPage.signUp') : t('account.authPage.signIn')}
         </button>
       </form>
       {config.data?.hasCustomOAuth && (
         <p>
           {/* The service sends the browser to the provider and back here, with the session cookie set. */}
           <a className="button-link" href={`/api/auth/oauth2/authorize/custom?callbackURL=${encodeURIComponent(nextPath())}`}>
-            {signUp ? 'Sign up with OpenID' : 'Sign in with OpenID'}
+            {signUp ? t('account.authPage.signUpWithOpenid') : t('account.authPage.signInWithOpenid')}
           </a>
         </p>
       )}
@@ -76,12 +77,12 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
               navigate('/forgot-password');
             }}
           >
-            Forgot your password?
+            {t('account.authPage.forgotYourPassword')}
           </a>
         </p>
       )}
       <p>
-        {signUp ? 'Already have an account? ' : 'New here? '}
+        {signUp ? t('account.authPage.alreadyHaveAnAccount') : t('account.authPage.newHere')}
         <a
           href={withNext(signUp ? '/sign-in' : '/sign-up', nextPath())}
           onClick={(e) => {
@@ -90,7 +91,7 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
             navigate(withNext(signUp ? '/sign-in' : '/sign-up', nextPath()));
           }}
         >
-          {signUp ? 'Sign in' : 'Create an account'}
+          {signUp ? t('account.authPage.signIn') : t('account.authPage.createAnAccount')}
         </a>
       </p>
     </main>

@@ -5,6 +5,7 @@ import { ErrorState, Loading } from '../ui/States';
 import { navigate, queryParam } from '../app/router';
 import { useSession } from '../api/session';
 import { useUserInvitations } from '../workspace/user-invitations';
+import { t } from '../i18n';
 
 /** The pages the emails link to (docs/accounts.md "Emails"; docs/decisions-local.md "Email worker"). */
 
@@ -22,7 +23,7 @@ function AppLink({ to, children }: { to: string; children: React.ReactNode }) {
   );
 }
 
-const noToken = new ApiError(400, 'This link has no token: open the link from the email again.');
+const noToken = () => new ApiError(400, t('account.emailLinkPages.noToken'));
 
 /**
  * `/verify-email?token=`: spends the token once (GET /api/auth/verify-email). A first verification
@@ -50,22 +51,23 @@ export function VerifyEmailPage() {
   if (!token && verified) {
     return (
       <main id="main" tabIndex={-1} className="auth">
-        <h1>Verify your email</h1>
+        <h1>{t('account.emailLinkPages.verifyYourEmail')}</h1>
         <p role="status">
-          Your email is verified. <AppLink to="/sign-in">Sign in</AppLink> again to go on.
+          {t('account.emailLinkPages.yourEmailIsVerified')} <AppLink to="/sign-in">{t('account.emailLinkPages.signIn')}</AppLink> {t('account.emailLinkPages.againToGoOn')}
         </p>
       </main>
     );
   }
   return (
     <main id="main" tabIndex={-1} className="auth">
-      <h1>Verify your email</h1>
-      {!token && <ErrorState error={noToken} />}
-      {verify.isLoading && <Loading what="the verification" />}
+      <h1>{t('account.emailLinkPages.verifyYourEmail')}</h1>
+      {!token && <ErrorState error={noToken()} />}
+      {verify.isLoading && <Loading what={t('account.emailLinkPages.theVerification')} />}
       {verify.error && <ErrorState error={verify.error} />}
       {verify.data && (
         <p role="status">
-          {verify.data.user.email} is verified. <AppLink to="/sign-in">Sign in</AppLink> again to go on.
+          {verify.data.user.email} {t('account.emailLinkPages.isVerified')} <AppLink to="/sign-in">{t('account.emailLinkPages.signIn')}</AppLink>{' '}
+          {t('account.emailLinkPages.againToGoOn')}
         </p>
       )}
     </main>
@@ -91,27 +93,27 @@ export function ResetPasswordPage() {
   };
   return (
     <main id="main" tabIndex={-1} className="auth">
-      <h1>Choose a new password</h1>
-      {!token && <ErrorState error={noToken} />}
+      <h1>{t('account.emailLinkPages.chooseANewPassword')}</h1>
+      {!token && <ErrorState error={noToken()} />}
       {token && reset.isSuccess && (
         <p role="status">
-          Your password is changed and every session was signed out. <AppLink to="/sign-in">Sign in</AppLink> with the new one.
+          {t('account.emailLinkPages.yourPasswordIsChangedAnd')} <AppLink to="/sign-in">{t('account.emailLinkPages.signIn')}</AppLink> {t('account.emailLinkPages.withTheNewOne')}
         </p>
       )}
       {token && !reset.isSuccess && (
         <form className="stack" onSubmit={onSubmit}>
           <label>
-            New password
+            {t('account.emailLinkPages.newPassword')}
             <input type="password" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} required minLength={8} maxLength={128} autoComplete="new-password" />
           </label>
           <label>
-            New password again
+            {t('account.emailLinkPages.newPasswordAgain')}
             <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} required autoComplete="new-password" />
           </label>
-          {mismatch && <ErrorState error={new Error('The two passwords differ.')} />}
+          {mismatch && <ErrorState error={new Error(t('account.emailLinkPages.passwordsDiffer'))} />}
           {reset.error && <ErrorState error={reset.error} />}
           <button type="submit" disabled={reset.isPending}>
-            Set password
+            {t('account.emailLinkPages.setPassword')}
           </button>
         </form>
       )}
@@ -135,23 +137,25 @@ export function ForgotPasswordPage() {
   };
   return (
     <main id="main" tabIndex={-1} className="auth">
-      <h1>Forgot your password?</h1>
+      <h1>{t('account.emailLinkPages.forgotYourPassword')}</h1>
       {request.isSuccess ? (
-        <p role="status">If {email} has an account, an email with a link to choose a new password is on its way (the link works for an hour).</p>
+        <p role="status">
+          {t('account.emailLinkPages.if')} {email} {t('account.emailLinkPages.hasAnAccountAnEmail')}
+        </p>
       ) : (
         <form className="stack" onSubmit={onSubmit}>
           <label>
-            Email
+            {t('account.emailLinkPages.email')}
             <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
           </label>
           {request.error && <ErrorState error={request.error} />}
           <button type="submit" disabled={request.isPending}>
-            Email me a link
+            {t('account.emailLinkPages.emailMeALink')}
           </button>
         </form>
       )}
       <p>
-        <AppLink to="/sign-in">Back to sign-in</AppLink>
+        <AppLink to="/sign-in">{t('account.emailLinkPages.backToSignIn')}</AppLink>
       </p>
     </main>
   );
@@ -174,44 +178,47 @@ export function AcceptInvitationPage({ invitationId }: { invitationId: string })
   const done = accept.isSuccess || reject.isSuccess;
   return (
     <main id="main" tabIndex={-1} className="auth">
-      <h1>{found ? `Join ${found.organizationName}` : 'Workspace invitation'}</h1>
+      <h1>{found ? t('account.emailLinkPages.join', { organizationName: found.organizationName }) : t('account.emailLinkPages.workspaceInvitation')}</h1>
       {!done && (
         <>
-          {invitations.verified && invitations.isPending && <Loading what="the invitation" />}
+          {invitations.verified && invitations.isPending && <Loading what={t('account.emailLinkPages.theInvitation')} />}
           {found && (
             <p>
-              <strong>{found.inviterName ?? 'Someone'}</strong> invited you to join the workspace <strong>{found.organizationName}</strong> as {found.role}.
+              <strong>{found.inviterName ?? t('account.emailLinkPages.someone')}</strong> {t('account.emailLinkPages.invitedYouToJoinThe')}{' '}
+              <strong>{found.organizationName}</strong> {t('account.emailLinkPages.as')} {found.role}.
             </p>
           )}
           {invitations.data && !found && (
             <p role="status">
-              This invitation is no longer pending, or it is addressed to another email than <strong>{session.data?.user.email}</strong>.
+              {t('account.emailLinkPages.thisInvitationIsNoLonger')} <strong>{session.data?.user.email}</strong>.
             </p>
           )}
           {!invitations.verified && (
             <p>
-              You were invited to a workspace on Tandem. You are signed in as <strong>{session.data?.user.email}</strong>: the invitation must be addressed to this email.
+              {t('account.emailLinkPages.youWereInvitedToA')} <strong>{session.data?.user.email}</strong>
+              {t('account.emailLinkPages.theInvitationMustBeAddressed')}
             </p>
           )}
           {(accept.error ?? reject.error) && <ErrorState error={accept.error ?? reject.error} />}
           <div className="actions">
             <button type="button" onClick={() => accept.mutate()} disabled={accept.isPending || reject.isPending}>
-              Join the workspace
+              {t('account.emailLinkPages.joinTheWorkspace')}
             </button>
             <button type="button" className="secondary" onClick={() => reject.mutate()} disabled={accept.isPending || reject.isPending}>
-              Decline
+              {t('account.emailLinkPages.decline')}
             </button>
           </div>
         </>
       )}
       {accept.data && (
         <p role="status">
-          You joined as {accept.data.member.role}. <AppLink to={`/w/${accept.data.member.organizationId}`}>Open the workspace</AppLink>
+          {t('account.emailLinkPages.youJoinedAs')} {accept.data.member.role}.{' '}
+          <AppLink to={`/w/${accept.data.member.organizationId}`}>{t('account.emailLinkPages.openTheWorkspace')}</AppLink>
         </p>
       )}
       {reject.isSuccess && (
         <p role="status">
-          Invitation declined. <AppLink to="/">Back to your workspaces</AppLink>
+          {t('account.emailLinkPages.invitationDeclined')} <AppLink to="/">{t('account.emailLinkPages.backToYourWorkspaces')}</AppLink>
         </p>
       )}
     </main>

@@ -1,6 +1,7 @@
 import { createRootRoute, createRoute, createRouter, Outlet, RouterProvider, useParams } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
+import { t } from '../i18n';
 import { useSession } from '../api/session';
 import { parseFilters } from '../board/filters';
 import { ErrorState, Loading } from '../ui/States';
@@ -48,14 +49,14 @@ function Root() {
 
   let body = <Outlet />;
   if (!publicPage) {
-    if (session.isPending) body = <Loading what="your session" />;
+    if (session.isPending) body = <Loading what={t('common.loadingWhat.session')} />;
     else if (session.error) body = <ErrorState error={session.error} />;
     else if (!session.data) body = <AuthPage mode={path === '/sign-up' ? 'sign-up' : 'sign-in'} />;
   }
-  return <Suspense fallback={<Loading what="the page" />}>{body}</Suspense>;
+  return <Suspense fallback={<Loading what={t('common.loadingWhat.page')} />}>{body}</Suspense>;
 }
 
-const rootRoute = createRootRoute({ component: Root, notFoundComponent: () => <ErrorState error={new ApiError(404, 'Page not found')} /> });
+const rootRoute = createRootRoute({ component: Root, notFoundComponent: () => <ErrorState error={new ApiError(404, t('common.pageNotFound'))} /> });
 const route = (path: string, component: () => ReactNode) => createRoute({ getParentRoute: () => rootRoute, path, component });
 const params = () => useParams({ strict: false }) as Record<string, string>;
 const filtersSearch = (search: Record<string, unknown>) => parseFilters(search);

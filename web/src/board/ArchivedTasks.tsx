@@ -5,6 +5,7 @@ import type { Task } from '../api/types';
 import { useColumns } from '../api/workspace-queries';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { unarchive } from '../task/TaskActions';
+import { t as tr } from '../i18n';
 
 /** Every archived task of a project, a page of 100 at a time (the API's largest). */
 function archivedTasks(projectId: string): Promise<Task[]> {
@@ -26,13 +27,16 @@ export function ArchivedTasks({ projectId, projectSlug, canRestore }: { projectI
   const first = columns.data?.[0];
   return (
     <section className="section" aria-labelledby="settings-archived-h">
-      <h2 id="settings-archived-h">Archived tasks</h2>
-      <p className="muted">Archived tasks are kept but not shown on the board or in the list.{first && canRestore ? ` Restoring one puts it at the end of ${first.name}.` : ''}</p>
-      {tasks.isPending && <Loading what="archived tasks" />}
+      <h2 id="settings-archived-h">{tr('board.archivedTasks.archivedTasks')}</h2>
+      <p className="muted">
+        {tr('board.archivedTasks.archivedTasksAreKeptBut')}
+        {first && canRestore ? tr('board.archivedTasks.restoringOnePutsItAt', { name: first.name }) : ''}
+      </p>
+      {tasks.isPending && <Loading what={tr('board.archivedTasks.archivedTasks2')} />}
       {tasks.error && <ErrorState error={tasks.error} />}
-      {tasks.data?.length === 0 && <Empty>No archived tasks.</Empty>}
+      {tasks.data?.length === 0 && <Empty>{tr('board.archivedTasks.noArchivedTasks')}</Empty>}
       {tasks.data && tasks.data.length > 0 && (
-        <ul className="rows" aria-label="Archived tasks">
+        <ul className="rows" aria-label={tr('board.archivedTasks.archivedTasks')}>
           {tasks.data.map((t) => {
             const key = `${projectSlug}-${t.number}`;
             return (
@@ -44,14 +48,14 @@ export function ArchivedTasks({ projectId, projectSlug, canRestore }: { projectI
                   <button
                     type="button"
                     className="secondary"
-                    aria-label={`Restore ${key}`}
+                    aria-label={tr('board.archivedTasks.restore2', { key })}
                     disabled={restoring !== null}
                     onClick={() => {
                       setRestoring(t.id);
                       void unarchive(queryClient, t, first.slug, key).finally(() => setRestoring(null));
                     }}
                   >
-                    Restore
+                    {tr('board.archivedTasks.restore')}
                   </button>
                 )}
               </li>

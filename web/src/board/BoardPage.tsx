@@ -46,6 +46,7 @@ import { TimelineView } from './TimelineView';
 import { AppLink } from '../ui/AppLink';
 import { focusNear } from './card-focus';
 import { useBoardKeys, type SelectHow } from './board-keys';
+import { t as tr } from '../i18n';
 
 // The task panel (with its Markdown renderer) loads when a task is first opened.
 const TaskPanel = lazy(async () => ({ default: (await import('../task/TaskPanel')).TaskPanel }));
@@ -77,13 +78,13 @@ function placed(column: Task[], task: Task, index: number): Task[] {
 }
 
 /** The pages of a project, as the view switch links them: name, path after the project's, and the view it is (if one). */
-const PROJECT_PAGES: [string, string, string | null][] = [
-  ['Board', '', 'board'],
-  ['List', '/list', 'list'],
-  ['Calendar', '/calendar', 'calendar'],
-  ['Timeline', '/timeline', 'timeline'],
-  ['Integrations', '/integrations', null],
-  ['Settings', '/settings', null],
+const projectPages = (): [string, string, string | null][] => [
+  [tr('board.boardPage.page.board'), '', 'board'],
+  [tr('board.boardPage.page.list'), '/list', 'list'],
+  [tr('board.boardPage.page.calendar'), '/calendar', 'calendar'],
+  [tr('board.boardPage.page.timeline'), '/timeline', 'timeline'],
+  [tr('board.boardPage.page.integrations'), '/integrations', null],
+  [tr('board.boardPage.page.settings'), '/settings', null],
 ];
 
 /** Every task of a project, a page of 100 at a time (the API's largest). */
@@ -207,17 +208,17 @@ export function BoardPage({
       <main id="main" tabIndex={-1} className="board-page">
         <div className="board-bar">
           <span className={`live ${live}`} aria-live="polite">
-            {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}
+            {live === 'live' ? tr('board.boardPage.live') : live === 'connecting' ? tr('board.boardPage.connecting') : tr('board.boardPage.offline')}
           </span>
-          <nav className="view-switch" aria-label="View">
-            {PROJECT_PAGES.map(([name, suffix, pageView]) => (
+          <nav className="view-switch" aria-label={tr('board.boardPage.view')}>
+            {projectPages().map(([name, suffix, pageView]) => (
               <AppLink key={name} to={`/w/${workspaceId}/p/${projectId}${suffix}`} aria-current={pageView === view ? 'page' : undefined}>
                 {name}
               </AppLink>
             ))}
           </nav>
         </div>
-        {loading && <Loading what="the board" />}
+        {loading && <Loading what={tr('board.boardPage.theBoard')} />}
         {error && <ErrorState error={error} />}
         {moveError !== null && <ErrorState error={moveError} />}
         {columns.data && tasks.data && (
@@ -265,7 +266,7 @@ export function BoardPage({
         )}
         {view === 'board' && columns.data && tasks.data && project.data && (
           <DndContext sensors={sensors} collisionDetection={columnUnder} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(columns.data, tasks.data) }}>
-            <div className={`board${selection.ids.length > 0 ? ' selecting' : ''}`} role="list" aria-label="Columns">
+            <div className={`board${selection.ids.length > 0 ? ' selecting' : ''}`} role="list" aria-label={tr('board.boardPage.columns')}>
               {columns.data.map((c) => (
                 <BoardColumn
                   key={c.id}
@@ -289,7 +290,7 @@ export function BoardPage({
           <BulkBar workspaceId={workspaceId} projectId={projectId} selected={selectedTasks} columns={columns.data} detailsOf={detailsOf} onClear={selection.clear} />
         )}
         {taskId && (
-          <Suspense fallback={<Loading what="the task" />}>
+          <Suspense fallback={<Loading what={tr('board.boardPage.loadingWhat.task')} />}>
             <TaskPanel
               workspaceId={workspaceId}
               projectId={projectId}
@@ -306,13 +307,15 @@ export function BoardPage({
 }
 
 function announcements(columns: Column[], tasks: Task[]) {
-  const title = (id: string | number) => tasks.find((t) => t.id === id)?.title ?? 'task';
-  const column = (id: string | number | undefined) => columns.find((c) => c.slug === id)?.name ?? 'no column';
+  const title = (id: string | number) => tasks.find((t) => t.id === id)?.title ?? tr('board.boardPage.dnd.task');
+  const column = (id: string | number | undefined) => columns.find((c) => c.slug === id)?.name ?? tr('board.boardPage.dnd.noColumn');
   return {
-    onDragStart: ({ active }: { active: { id: string | number } }) => `Picked up ${title(active.id)}.`,
-    onDragOver: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) => `${title(active.id)} is over ${column(over?.id)}.`,
-    onDragEnd: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) => `${title(active.id)} was dropped in ${column(over?.id)}.`,
-    onDragCancel: ({ active }: { active: { id: string | number } }) => `Moving ${title(active.id)} was cancelled.`,
+    onDragStart: ({ active }: { active: { id: string | number } }) => tr('board.boardPage.dnd.start', { title: title(active.id) }),
+    onDragOver: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) =>
+      tr('board.boardPage.dnd.over', { title: title(active.id), column: column(over?.id) }),
+    onDragEnd: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) =>
+      tr('board.boardPage.dnd.end', { title: title(active.id), column: column(over?.id) }),
+    onDragCancel: ({ active }: { active: { id: string | number } }) => tr('board.boardPage.dnd.cancel', { title: title(active.id) }),
   };
 }
 
@@ -336,8 +339,8 @@ function BoardColumn(props: {
       <h2 id={`col-${column.id}`}>
         {column.name} <span className="count">{tasks.length}</span>
       </h2>
-      {tasks.length === 0 && <Empty>No tasks</Empty>}
-      <ul className="cards" aria-label={`${column.name} tasks`}>
+      {tasks.length === 0 && <Empty>{tr('board.boardPage.noTasks')}</Empty>}
+      <ul className="cards" aria-label={tr('board.boardPage.tasks', { name: column.name })}>
         {tasks.map((t) => (
           <TaskCard
             key={t.id}
@@ -390,7 +393,7 @@ const TaskCard = memo(function TaskCard(props: {
         type="checkbox"
         className="select-task"
         checked={props.selected}
-        aria-label={`Select ${taskKey}`}
+        aria-label={tr('board.boardPage.select', { taskKey })}
         onClick={(e) => props.onSelect(task.id, e.shiftKey ? 'range' : 'toggle')}
         onChange={() => undefined}
       />
@@ -398,7 +401,7 @@ const TaskCard = memo(function TaskCard(props: {
         <button
           type="button"
           className="handle"
-          aria-label={`Move ${task.title}`}
+          aria-label={tr('board.boardPage.move', { title: task.title })}
           {...attributes}
           onKeyDown={listeners?.onKeyDown as KeyboardEventHandler<HTMLButtonElement> | undefined}
         >
@@ -439,18 +442,22 @@ const CardBody = memo(function CardBody(props: {
           </span>
         ))}
         {details && details.subtasks.total > 0 && (
-          <span className="chip" aria-label={`${details.subtasks.done} of ${details.subtasks.total} subtasks done`}>
+          <span className="chip" aria-label={tr('board.boardPage.ofSubtasksDone', { done: details.subtasks.done, total: details.subtasks.total })}>
             <CheckIcon /> {details.subtasks.done}/{details.subtasks.total}
           </span>
         )}
-        {details && details.blockedBy > 0 && <span className="chip blocked">Blocked by {details.blockedBy}</span>}
+        {details && details.blockedBy > 0 && (
+          <span className="chip blocked">
+            {tr('board.boardPage.blockedBy')} {details.blockedBy}
+          </span>
+        )}
         {details && details.commentCount > 0 && (
-          <span className="chip" aria-label={`${details.commentCount} comment${details.commentCount === 1 ? '' : 's'}`}>
+          <span className="chip" aria-label={tr('board.boardPage.comments', { count: details.commentCount })}>
             <CommentIcon /> {details.commentCount}
           </span>
         )}
         {assignee !== null && (
-          <span className="avatar card-avatar" role="img" aria-label={`Assigned to ${assignee || 'a former member'}`} title={assignee}>
+          <span className="avatar card-avatar" role="img" aria-label={tr('board.boardPage.assignedTo', { name: assignee || tr('board.boardPage.aFormerMember') })} title={assignee}>
             {initials(assignee)}
           </span>
         )}
@@ -489,11 +496,11 @@ function QuickCreate({ projectId, status, columnName }: { projectId: string; sta
   return (
     <form onSubmit={onSubmit} className="quick-create">
       <label className="visually-hidden" htmlFor={`new-${status}`}>
-        New task in {columnName}
+        {tr('board.boardPage.newTaskIn')} {columnName}
       </label>
-      <input id={`new-${status}`} value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Add a task" />
-      <button type="submit" disabled={create.isPending || !title.trim()} aria-label={`Add task to ${columnName}`}>
-        Add
+      <input id={`new-${status}`} value={title} onChange={(e) => setTitle(e.target.value)} placeholder={tr('board.boardPage.addATask')} />
+      <button type="submit" disabled={create.isPending || !title.trim()} aria-label={tr('board.boardPage.addTaskTo', { columnName })}>
+        {tr('board.boardPage.add')}
       </button>
       {create.error && <ErrorState error={create.error} />}
     </form>

@@ -8,6 +8,7 @@ import { refetchCardDetails, useLabels, useMembers, useProjects } from '../api/w
 import { ConfirmModal } from '../ui/ConfirmDialog';
 import { PRIORITIES, priorityName } from '../ui/format';
 import { toast } from '../ui/toast';
+import { t as tr } from '../i18n';
 
 type Operation = 'updateStatus' | 'updatePriority' | 'updateAssignee' | 'addLabel' | 'removeLabel' | 'moveToProject' | 'delete';
 /** One call of the bulk route (PATCH /api/task/bulk): all of its tasks change, or none. */
@@ -18,7 +19,7 @@ interface Change {
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
-const plural = (n: number) => `${n} task${n === 1 ? '' : 's'}`;
+const plural = (n: number) => tr('board.bulkBar.tasks', { count: n });
 
 /** The calls that put each task back as it was: one per former value (the route sets one value for all). */
 function undoBy<V extends string | null>(operation: Operation, tasks: Task[], before: (t: Task) => V): Change[] {
@@ -61,7 +62,7 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
     try {
       await send([change]);
     } catch (err) {
-      toast.show({ title: `Could not change ${plural(change.taskIds.length)}`, description: messageOf(err), tone: 'error' });
+      toast.show({ title: tr('board.bulkBar.couldNotChange', { plural: plural(change.taskIds.length) }), description: messageOf(err), tone: 'error' });
       return;
     } finally {
       setBusy(false);
@@ -71,30 +72,30 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
     const back = async () => {
       try {
         await send(undo ?? []);
-        toast.show({ title: `Undone: ${done}` });
+        toast.show({ title: tr('board.bulkBar.undone', { done }) });
       } catch (err) {
-        toast.show({ title: 'Could not undo', description: messageOf(err), tone: 'error' });
+        toast.show({ title: tr('board.bulkBar.couldNotUndo'), description: messageOf(err), tone: 'error' });
       } finally {
         await refresh();
       }
     };
-    toast.show({ title: done, action: undo ? { label: 'Undo', run: () => void back() } : undefined });
+    toast.show({ title: done, action: undo ? { label: tr('board.bulkBar.undo'), run: () => void back() } : undefined });
   };
 
   const ids = selected.map((t) => t.id);
   const nameOfColumn = (slug: string) => columns.find((c) => c.slug === slug)?.name ?? slug;
-  const memberName = (userId: string | null) => (userId ? (members.data?.find((m) => m.userId === userId)?.user?.name ?? 'a member') : 'nobody');
+  const memberName = (userId: string | null) => (userId ? (members.data?.find((m) => m.userId === userId)?.user?.name ?? tr('board.bulkBar.aMember')) : tr('board.bulkBar.nobody'));
   const canUpdate = can('task', 'update');
   const hasLabel = (t: Task, name: string) => (detailsOf.get(t.id)?.labels ?? []).some((l) => l.name.toLowerCase() === name.toLowerCase());
   const otherProjects = (projects.data ?? []).filter((p) => p.id !== projectId);
 
   return (
-    <Toolbar className="bulk-bar" aria-label="Selected tasks">
+    <Toolbar className="bulk-bar" aria-label={tr('board.bulkBar.selectedTasks')}>
       <span className="bulk-count" aria-live="polite">
-        {n} selected
+        {n} {tr('board.bulkBar.selected')}
       </span>
       {canUpdate && (
-        <BulkMenu label="Status" isDisabled={busy}>
+        <BulkMenu label={tr('board.bulkBar.status')} isDisabled={busy}>
           {columns.map((c) => (
             <MenuItem
               key={c.slug}
@@ -102,7 +103,7 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
               onAction={() =>
                 void run(
                   { operation: 'updateStatus', value: c.slug, taskIds: ids },
-                  `Moved ${plural(n)} to ${c.name}`,
+                  tr('board.bulkBar.moved', { tasks: plural(n), column: c.name }),
                   undoBy('updateStatus', selected, (t) => t.status),
                 )
               }
@@ -113,7 +114,7 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
         </BulkMenu>
       )}
       {canUpdate && (
-        <BulkMenu label="Priority" isDisabled={busy}>
+        <BulkMenu label={tr('board.bulkBar.priority')} isDisabled={busy}>
           {PRIORITIES.map((p) => (
             <MenuItem
               key={p}
@@ -121,7 +122,7 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
               onAction={() =>
                 void run(
                   { operation: 'updatePriority', value: p, taskIds: ids },
-                  `Set ${plural(n)} to ${priorityName(p)}`,
+                  tr('board.bulkBar.setPriority', { tasks: plural(n), priority: priorityName(p) }),
                   undoBy('updatePriority', selected, (t) => t.priority),
                 )
               }
@@ -132,15 +133,18 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
         </BulkMenu>
       )}
       {can('task', 'assign') && (
-        <BulkMenu label="Assignee" isDisabled={busy}>
-          {[{ userId: null as string | null, name: 'Unassigned' }, ...(members.data ?? []).map((m) => ({ userId: m.userId, name: m.user?.name ?? m.userId }))].map((m) => (
+        <BulkMenu label={tr('board.bulkBar.assignee')} isDisabled={busy}>
+          {[
+            { userId: null as string | null, name: tr('board.bulkBar.unassignedOption') },
+            ...(members.data ?? []).map((m) => ({ userId: m.userId, name: m.user?.name ?? m.userId })),
+          ].map((m) => (
             <MenuItem
               key={m.userId ?? 'none'}
               className="menu-item"
               onAction={() =>
                 void run(
                   { operation: 'updateAssignee', value: m.userId, taskIds: ids },
-                  m.userId ? `Assigned ${plural(n)} to ${memberName(m.userId)}` : `Unassigned ${plural(n)}`,
+                  m.userId ? tr('board.bulkBar.assigned', { tasks: plural(n), name: memberName(m.userId) }) : tr('board.bulkBar.unassigned', { tasks: plural(n) }),
                   undoBy('updateAssignee', selected, (t) => t.userId ?? null),
                 )
               }
@@ -151,23 +155,35 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
         </BulkMenu>
       )}
       {can('label', 'update') && (labels.data?.length ?? 0) > 0 && (
-        <BulkMenu label="Labels" isDisabled={busy}>
+        <BulkMenu label={tr('board.bulkBar.labels')} isDisabled={busy}>
           {(labels.data ?? []).flatMap((l) => {
             const without = selected.filter((t) => !hasLabel(t, l.name)).map((t) => t.id);
             const withIt = selected.filter((t) => hasLabel(t, l.name)).map((t) => t.id);
             // Add: to those that lack it (undone by removing it from them); remove: from those that have it.
-            const items: [string, number, Change, Change][] = [
-              [`Add ${l.name}`, without.length, { operation: 'addLabel', value: l.id, taskIds: ids }, { operation: 'removeLabel', value: l.name, taskIds: without }],
-              [`Remove ${l.name}`, withIt.length, { operation: 'removeLabel', value: l.name, taskIds: ids }, { operation: 'addLabel', value: l.id, taskIds: withIt }],
+            const items: [string, number, Change, Change, boolean][] = [
+              [
+                tr('board.bulkBar.addLabel', { label: l.name }),
+                without.length,
+                { operation: 'addLabel', value: l.id, taskIds: ids },
+                { operation: 'removeLabel', value: l.name, taskIds: without },
+                true,
+              ],
+              [
+                tr('board.bulkBar.removeLabel', { label: l.name }),
+                withIt.length,
+                { operation: 'removeLabel', value: l.name, taskIds: ids },
+                { operation: 'addLabel', value: l.id, taskIds: withIt },
+                false,
+              ],
             ];
             return items
               .filter(([, count]) => count > 0)
-              .map(([name, count, change, undo]) => (
+              .map(([name, count, change, undo, adds]) => (
                 <MenuItem
                   key={name}
                   className="menu-item"
                   textValue={name}
-                  onAction={() => void run(change, `${name.startsWith('Add') ? 'Added' : 'Removed'} ${l.name}: ${plural(count)}`, [undo])}
+                  onAction={() => void run(change, tr(adds ? 'board.bulkBar.addedLabel' : 'board.bulkBar.removedLabel', { label: l.name, tasks: plural(count) }), [undo])}
                 >
                   <span className="dot" style={{ background: l.color }} aria-hidden="true" /> {name}
                 </MenuItem>
@@ -176,13 +192,13 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
         </BulkMenu>
       )}
       {canUpdate && otherProjects.length > 0 && (
-        <BulkMenu label="Move to project" isDisabled={busy}>
+        <BulkMenu label={tr('board.bulkBar.moveToProject')} isDisabled={busy}>
           {otherProjects.map((p) => (
             <MenuItem
               key={p.id}
               className="menu-item"
               onAction={() =>
-                void run({ operation: 'moveToProject', value: p.id, taskIds: ids }, `Moved ${plural(n)} to ${p.name}`, [
+                void run({ operation: 'moveToProject', value: p.id, taskIds: ids }, tr('board.bulkBar.moved', { tasks: plural(n), column: p.name }), [
                   { operation: 'moveToProject', value: projectId, taskIds: ids },
                 ])
               }
@@ -194,27 +210,29 @@ export function BulkBar(props: { workspaceId: string; projectId: string; selecte
       )}
       {can('task', 'delete') && (
         <Button className="danger" isDisabled={busy} onPress={() => setAsking(true)}>
-          Delete
+          {tr('board.bulkBar.delete')}
         </Button>
       )}
       <Button className="secondary" onPress={props.onClear} aria-keyshortcuts="Escape">
-        Clear selection
+        {tr('board.bulkBar.clearSelection')}
       </Button>
       <ConfirmModal
         isOpen={asking}
         onOpenChange={setAsking}
-        title={`Delete ${plural(n)}?`}
-        confirmLabel={`Delete ${plural(n)}`}
-        onConfirm={() => void run({ operation: 'delete', taskIds: ids }, `Deleted ${plural(n)}`)}
+        title={tr('board.bulkBar.delete2', { plural: plural(n) })}
+        confirmLabel={tr('board.bulkBar.delete3', { plural: plural(n) })}
+        onConfirm={() => void run({ operation: 'delete', taskIds: ids }, tr('board.bulkBar.deleted', { tasks: plural(n) }))}
       >
         <p>
           {selected
             .slice(0, 5)
             .map((t) => t.title)
             .join(', ')}
-          {n > 5 ? ` and ${n - 5} more` : ''} will be deleted with their comments, time and history. This cannot be undone; archiving keeps a task.
+          {n > 5 ? tr('board.bulkBar.andMore', { count: n - 5 }) : ''} {tr('board.bulkBar.willBeDeletedWithTheir')}
         </p>
-        <p className="muted">In: {[...new Set(selected.map((t) => nameOfColumn(t.status)))].join(', ')}</p>
+        <p className="muted">
+          {tr('board.bulkBar.in')} {[...new Set(selected.map((t) => nameOfColumn(t.status)))].join(', ')}
+        </p>
       </ConfirmModal>
     </Toolbar>
   );

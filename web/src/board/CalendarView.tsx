@@ -8,6 +8,7 @@ import { navigate } from '../app/router';
 import { addDays, asDate, daysBetween, longDay, midnight, mondayOf, monthName, useDateChange } from './dates';
 import { dayOf, filtersQuery, type TaskFilters } from './filters';
 import { PeriodBar } from './PeriodBar';
+import { formatDate, t as tr } from '../i18n';
 
 /** The days a calendar shows: a week from its Monday, or the whole weeks (Monday to Sunday) of a month. */
 export function daysShown(span: 'month' | 'week', at: string): string[] {
@@ -27,7 +28,8 @@ function daysOf(t: Task): [string, string] | null {
   return start && start < due ? [start, due] : [due, due];
 }
 
-const WEEKDAYS = Array.from({ length: 7 }, (_, i) => asDate(addDays('2024-01-01', i)).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' }));
+/** The weekdays' short names, Monday first, in the reader's language. */
+const weekdays = () => Array.from({ length: 7 }, (_, i) => formatDate(asDate(addDays('2024-01-01', i)), { weekday: 'short', timeZone: 'UTC' }));
 
 /**
  * The calendar of a project's tasks (docs/web.md, "Calendar"): a month or a week, each task on its
@@ -80,30 +82,29 @@ export function CalendarView(props: {
   };
 
   return (
-    <section className="calendar" aria-label={`Calendar, ${span === 'week' ? `week of ${longDay(days[0]!)}` : monthName(at)}`}>
+    <section
+      className="calendar"
+      aria-label={span === 'week' ? tr('views.calendarView.calendarWeekOf', { day: longDay(days[0]!) }) : tr('views.calendarView.calendarMonth', { month: monthName(at) })}
+    >
       <PeriodBar
         title={span === 'week' ? `${longDay(days[0]!)} – ${longDay(days[6]!)}` : monthName(at)}
-        earlier={span === 'week' ? 'Previous week' : 'Previous month'}
-        later={span === 'week' ? 'Next week' : 'Next month'}
+        earlier={span === 'week' ? tr('views.calendarView.previousWeek') : tr('views.calendarView.previousMonth')}
+        later={span === 'week' ? tr('views.calendarView.nextWeek') : tr('views.calendarView.nextMonth')}
         onStep={(by) => go({ at: step(by) })}
         onToday={() => go({ at: undefined })}
-        spanLabel="Calendar span"
+        spanLabel={tr('views.calendarView.calendarSpan')}
         spans={[
-          { name: 'Month', span: undefined },
-          { name: 'Week', span: 'week' },
+          { name: tr('views.calendarView.span.month'), span: undefined },
+          { name: tr('views.calendarView.span.week'), span: 'week' },
         ]}
         span={f.span}
         onSpan={(s) => go({ span: s })}
       />
-      {undated > 0 && (
-        <p className="muted">
-          {undated} task{undated === 1 ? '' : 's'} without a due date {undated === 1 ? 'is' : 'are'} not on the calendar.
-        </p>
-      )}
+      {undated > 0 && <p className="muted">{tr('views.calendarView.undated', { count: undated })}</p>}
       <DndContext sensors={sensors} collisionDetection={pointerWithin} onDragEnd={onDragEnd}>
-        <div className={`calendar-grid ${span}`} role="grid" aria-label="Days">
+        <div className={`calendar-grid ${span}`} role="grid" aria-label={tr('views.calendarView.days')}>
           <div className="calendar-row calendar-weekdays" role="row">
-            {WEEKDAYS.map((w) => (
+            {weekdays().map((w) => (
               <div key={w} role="columnheader" className="calendar-weekday">
                 {w}
               </div>
@@ -156,7 +157,7 @@ function Day(props: {
         </span>
         {props.canCreate && props.firstStatus && <AddOnDay day={props.day} projectId={props.projectId} status={props.firstStatus} />}
       </div>
-      <ul className="calendar-tasks" aria-label={`Tasks on ${longDay(props.day)}`}>
+      <ul className="calendar-tasks" aria-label={tr('views.calendarView.tasksOn', { longDay: longDay(props.day) })}>
         {props.entries.map(({ task, part }) => (
           <CalendarTask key={task.id} task={task} part={part} day={props.day} projectSlug={props.projectSlug} canMove={props.canMove} onOpen={props.onOpen} />
         ))}
@@ -186,7 +187,9 @@ function CalendarTask(props: { task: Task; part: 'one' | 'start' | 'middle' | 'e
       {props.canMove && (
         <button type="button" className="handle" {...attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler<HTMLButtonElement> | undefined}>
           <span aria-hidden="true">⠿</span>
-          <span className="visually-hidden">Move {task.title}</span>
+          <span className="visually-hidden">
+            {tr('views.calendarView.move')} {task.title}
+          </span>
         </button>
       )}
     </li>
@@ -208,10 +211,12 @@ function AddOnDay({ day, projectId, status }: { day: string; projectId: string; 
     <DialogTrigger>
       <Button className="calendar-add">
         <span aria-hidden="true">+</span>
-        <span className="visually-hidden">Add a task on {longDay(day)}</span>
+        <span className="visually-hidden">
+          {tr('views.calendarView.addATaskOn')} {longDay(day)}
+        </span>
       </Button>
       <Popover className="menu-popover" placement="bottom start">
-        <Dialog className="dialog" aria-label={`New task on ${longDay(day)}`}>
+        <Dialog className="dialog" aria-label={tr('views.calendarView.newTaskOn2', { longDay: longDay(day) })}>
           {({ close }) => (
             <form
               className="stack"
@@ -221,14 +226,14 @@ function AddOnDay({ day, projectId, status }: { day: string; projectId: string; 
               }}
             >
               <Heading slot="title" className="visually-hidden">
-                New task on {longDay(day)}
+                {tr('views.calendarView.newTaskOn')} {longDay(day)}
               </Heading>
               <label>
-                Title
+                {tr('views.calendarView.title')}
                 <input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={500} autoFocus />
               </label>
               <button type="submit" disabled={!title.trim() || create.isPending}>
-                Add task
+                {tr('views.calendarView.addTask')}
               </button>
               {create.error && <p className="state error">{create.error instanceof Error ? create.error.message : String(create.error)}</p>}
             </form>

@@ -7,6 +7,7 @@ import { useLabels } from '../api/workspace-queries';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { LabelDot, LabelName, labelHex } from '../ui/LabelDot';
 import { Empty, ErrorState, Loading } from '../ui/States';
+import { t } from '../i18n';
 
 /** The colour a new label starts with. */
 const NEW_COLOR = labelHex('teal');
@@ -46,13 +47,13 @@ export function LabelManager({ workspaceId }: { workspaceId: string }) {
   const labels = catalogue.data?.filter((l) => l.taskId === null) ?? [];
   return (
     <section className="section label-manager" aria-labelledby="settings-labels-h">
-      <h2 id="settings-labels-h">Labels</h2>
-      <p className="muted">Labels belong to the workspace: the tasks of every project pick from them. A rename or a new colour shows on every task that carries the label.</p>
-      {catalogue.isPending && <Loading what="labels" />}
+      <h2 id="settings-labels-h">{t('board.labelManager.labels')}</h2>
+      <p className="muted">{t('board.labelManager.labelsBelongToTheWorkspace')}</p>
+      {catalogue.isPending && <Loading what={t('board.labelManager.labels2')} />}
       {catalogue.error && <ErrorState error={catalogue.error} />}
-      {catalogue.data && labels.length === 0 && <Empty>The workspace has no labels yet.</Empty>}
+      {catalogue.data && labels.length === 0 && <Empty>{t('board.labelManager.theWorkspaceHasNoLabels')}</Empty>}
       {labels.length > 0 && (
-        <ul className="rows" aria-label="Workspace labels">
+        <ul className="rows" aria-label={t('board.labelManager.workspaceLabels')}>
           {labels.map((l) => (
             <LabelRow
               // Keyed by name and colour too: a saved change starts the row's fields again from it.
@@ -71,15 +72,15 @@ export function LabelManager({ workspaceId }: { workspaceId: string }) {
       {canCreate && (
         <form onSubmit={onCreate} className="inline-form">
           <label>
-            New label
-            <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="Needs design" />
+            {t('board.labelManager.newLabel')}
+            <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder={t('board.labelManager.needsDesign')} />
           </label>
           <label className="compact">
-            Colour
+            {t('board.labelManager.colour')}
             <input type="color" className="label-color" value={color} onChange={(e) => setColor(e.target.value)} />
           </label>
           <button type="submit" disabled={create.isPending || !name.trim()}>
-            Create label
+            {t('board.labelManager.createLabel')}
           </button>
         </form>
       )}
@@ -113,15 +114,19 @@ function LabelRow(props: { label: Label; canUpdate: boolean; canDelete: boolean;
         <form onSubmit={onSubmit}>
           <LabelDot color={color} />
           <label>
-            <span className="visually-hidden">Name of label {l.name}</span>
+            <span className="visually-hidden">
+              {t('board.labelManager.nameOfLabel')} {l.name}
+            </span>
             <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
           </label>
           <label className="compact">
-            <span className="visually-hidden">Colour of label {l.name}</span>
+            <span className="visually-hidden">
+              {t('board.labelManager.colourOfLabel')} {l.name}
+            </span>
             <input type="color" className="label-color" value={color} onChange={(e) => setColor(e.target.value)} />
           </label>
-          <button type="submit" className="secondary" disabled={save.isPending || !name.trim() || !changed} aria-label={`Save label ${l.name}`}>
-            Save
+          <button type="submit" className="secondary" disabled={save.isPending || !name.trim() || !changed} aria-label={t('board.labelManager.saveLabel', { name: l.name })}>
+            {t('board.labelManager.save')}
           </button>
         </form>
       ) : (
@@ -131,14 +136,14 @@ function LabelRow(props: { label: Label; canUpdate: boolean; canDelete: boolean;
       )}
       {props.canDelete && (
         <ConfirmDialog
-          label={`Delete ${l.name}`}
-          title={`Delete the label ${l.name}?`}
-          confirmLabel="Yes, delete"
+          label={t('board.labelManager.delete', { name: l.name })}
+          title={t('board.labelManager.deleteTheLabel', { name: l.name })}
+          confirmLabel={t('board.labelManager.yesDelete')}
           onConfirm={props.onDelete}
           isDisabled={props.deleting}
           className="secondary"
         >
-          <p>It comes off every task that carries it. This cannot be undone.</p>
+          <p>{t('board.labelManager.itComesOffEveryTask')}</p>
         </ConfirmDialog>
       )}
       {save.error && <ErrorState error={save.error} />}

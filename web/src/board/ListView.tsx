@@ -4,6 +4,7 @@ import type { Column, Task } from '../api/types';
 import { Empty } from '../ui/States';
 import { priorityName } from '../ui/format';
 import type { SelectHow } from './board-keys';
+import { t as tr } from '../i18n';
 
 /** The project's tasks (filtered and sorted by the filter bar) as a table. */
 export function ListView({
@@ -29,9 +30,9 @@ export function ListView({
   const nameOf = useMemo(() => new Map(members.data?.map((m) => [m.userId, m.user?.name ?? ''])), [members.data]);
   const count = shown.filter((t) => isSelected(t.id)).length;
   return (
-    <section aria-label="Task list">
+    <section aria-label={tr('board.listView.taskList')}>
       {shown.length === 0 ? (
-        <Empty>No task matches.</Empty>
+        <Empty>{tr('board.listView.noTaskMatches')}</Empty>
       ) : (
         <table className="task-table">
           <thead>
@@ -40,7 +41,7 @@ export function ListView({
                 <input
                   type="checkbox"
                   className="select-task"
-                  aria-label="Select every task shown"
+                  aria-label={tr('board.listView.selectEveryTaskShown')}
                   checked={count > 0 && count === shown.length}
                   ref={(el) => {
                     if (el) el.indeterminate = count > 0 && count < shown.length;
@@ -48,12 +49,12 @@ export function ListView({
                   onChange={(e) => onSelectAll(e.target.checked)}
                 />
               </th>
-              <th scope="col">Key</th>
-              <th scope="col">Title</th>
-              <th scope="col">Status</th>
-              <th scope="col">Assignee</th>
-              <th scope="col">Priority</th>
-              <th scope="col">Due</th>
+              <th scope="col">{tr('board.listView.key')}</th>
+              <th scope="col">{tr('board.listView.title')}</th>
+              <th scope="col">{tr('board.listView.status')}</th>
+              <th scope="col">{tr('board.listView.assignee')}</th>
+              <th scope="col">{tr('board.listView.priority')}</th>
+              <th scope="col">{tr('board.listView.due')}</th>
             </tr>
           </thead>
           <tbody>
@@ -64,7 +65,7 @@ export function ListView({
                     type="checkbox"
                     className="select-task"
                     checked={isSelected(t.id)}
-                    aria-label={`Select ${projectSlug}-${t.number}`}
+                    aria-label={tr('board.listView.select', { projectSlug, number: t.number })}
                     onClick={(e) => onSelect(t.id, e.shiftKey ? 'range' : 'toggle')}
                     onChange={() => undefined}
                   />

@@ -1,4 +1,5 @@
 import type { TaskFilters } from './filters';
+import { t } from '../i18n';
 
 /**
  * The bar above the calendar and the timeline: earlier / Today / later, the period's title, and
@@ -23,7 +24,7 @@ export function PeriodBar(props: {
           <span className="visually-hidden">{props.earlier}</span>
         </button>
         <button type="button" className="secondary" onClick={props.onToday}>
-          Today
+          {t('views.periodBar.today')}
         </button>
         <button type="button" className="secondary" onClick={() => props.onStep(1)}>
           <span aria-hidden="true">›</span>

@@ -11,6 +11,7 @@ import { navigate } from '../app/router';
 import { useColumns, useProject } from '../api/workspace-queries';
 import { LabelManager } from './LabelManager';
 import { ArchivedTasks } from './ArchivedTasks';
+import { t } from '../i18n';
 
 /**
  * A project's settings (docs/api.md, "project" and "column"): its name, key, description and
@@ -23,14 +24,17 @@ export function ProjectSettingsPage({ workspaceId, projectId }: { workspaceId: s
   const canUpdate = can('project', 'update');
   return (
     <>
-      <Header workspaceId={workspaceId} title={project.data ? `${project.data.name}: settings` : 'Project settings'} />
+      <Header
+        workspaceId={workspaceId}
+        title={project.data ? t('board.projectSettingsPage.settings', { name: project.data.name }) : t('board.projectSettingsPage.projectSettings')}
+      />
       <main id="main" tabIndex={-1} className="page settings-page">
         <BackToBoard workspaceId={workspaceId} projectId={projectId} />
-        {project.isPending && <Loading what="the project" />}
+        {project.isPending && <Loading what={t('board.projectSettingsPage.theProject')} />}
         {project.error && <ErrorState error={project.error} />}
         {project.data && (
           <>
-            {!canUpdate && <p className="muted">Your roles let you see these settings, not change them.</p>}
+            {!canUpdate && <p className="muted">{t('board.projectSettingsPage.yourRolesLetYouSee')}</p>}
             <Details project={project.data} canUpdate={canUpdate} />
             <Columns projectId={projectId} canUpdate={canUpdate} />
             <LabelManager workspaceId={workspaceId} />
@@ -63,39 +67,40 @@ function Details({ project, canUpdate }: { project: Project; canUpdate: boolean 
   };
   return (
     <section className="section" aria-labelledby="settings-details-h">
-      <h2 id="settings-details-h">Project</h2>
+      <h2 id="settings-details-h">{t('board.projectSettingsPage.project')}</h2>
       <form className="stack narrow" onSubmit={onSubmit}>
         <fieldset disabled={!canUpdate} className="settings-fields">
-          <legend className="visually-hidden">Project details</legend>
+          <legend className="visually-hidden">{t('board.projectSettingsPage.projectDetails')}</legend>
           <label>
-            Project name
+            {t('board.projectSettingsPage.projectName')}
             <input value={name} onChange={(e) => setName(e.target.value)} required />
           </label>
           <label>
-            Task key
+            {t('board.projectSettingsPage.taskKey')}
             <input value={slug} onChange={(e) => setSlug(e.target.value)} required maxLength={64} aria-describedby="settings-key-hint" />
             <span id="settings-key-hint" className="hint">
-              Tasks are numbered with it, like {slug || 'KEY'}-12: letters or digits, dashes and underscores inside.
+              {t('board.projectSettingsPage.tasksAreNumberedWithIt')} {slug || t('board.projectSettingsPage.key')}
+              {t('board.projectSettingsPage.12LettersOrDigitsDashes')}
             </span>
           </label>
           <label>
-            Description
+            {t('board.projectSettingsPage.description')}
             <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={3} />
           </label>
           <label className="check">
             <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
-            Public board (anyone with the link can read it)
+            {t('board.projectSettingsPage.publicBoardAnyoneWithThe')}
           </label>
         </fieldset>
         {save.error && <ErrorState error={save.error} />}
         {save.isSuccess && (
           <p className="state" role="status">
-            Project saved.
+            {t('board.projectSettingsPage.projectSaved')}
           </p>
         )}
         {canUpdate && (
           <button type="submit" disabled={save.isPending}>
-            Save project
+            {t('board.projectSettingsPage.saveProject')}
           </button>
         )}
       </form>
@@ -153,13 +158,13 @@ function Columns({ projectId, canUpdate }: { projectId: string; canUpdate: boole
   const list = columns.data ?? [];
   return (
     <section className="section" aria-labelledby="settings-columns-h">
-      <h2 id="settings-columns-h">Columns</h2>
-      <p className="muted">The board shows them left to right in this order. A column can be deleted once it holds no tasks.</p>
-      {columns.isPending && <Loading what="columns" />}
+      <h2 id="settings-columns-h">{t('board.projectSettingsPage.columns')}</h2>
+      <p className="muted">{t('board.projectSettingsPage.theBoardShowsThemLeft')}</p>
+      {columns.isPending && <Loading what={t('board.projectSettingsPage.columns2')} />}
       {columns.error && <ErrorState error={columns.error} />}
-      {columns.data?.length === 0 && <Empty>No columns.</Empty>}
+      {columns.data?.length === 0 && <Empty>{t('board.projectSettingsPage.noColumns')}</Empty>}
       {list.length > 0 && (
-        <ol className="rows settings-columns" aria-label="Columns in board order">
+        <ol className="rows settings-columns" aria-label={t('board.projectSettingsPage.columnsInBoardOrder')}>
           {list.map((c, i) => (
             <ColumnRow
               // Keyed by the name too: a rename starts the row's field again from the saved name.
@@ -181,11 +186,11 @@ function Columns({ projectId, canUpdate }: { projectId: string; canUpdate: boole
       {canUpdate && (
         <form onSubmit={onAdd} className="inline-form">
           <label>
-            New column
-            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Blocked" />
+            {t('board.projectSettingsPage.newColumn')}
+            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder={t('board.projectSettingsPage.blocked')} />
           </label>
           <button type="submit" disabled={add.isPending || !name.trim()}>
-            Add column
+            {t('board.projectSettingsPage.addColumn')}
           </button>
         </form>
       )}
@@ -226,11 +231,18 @@ function ColumnRow(props: {
     <li className="row settings-column" data-column-id={c.id}>
       <form className="settings-rename" onSubmit={onSubmit}>
         <label>
-          <span className="visually-hidden">Name of column {c.name}</span>
+          <span className="visually-hidden">
+            {t('board.projectSettingsPage.nameOfColumn')} {c.name}
+          </span>
           <input value={name} onChange={(e) => setName(e.target.value)} required />
         </label>
-        <button type="submit" className="secondary" disabled={rename.isPending || !name.trim() || name === c.name} aria-label={`Rename column ${c.name}`}>
-          Rename
+        <button
+          type="submit"
+          className="secondary"
+          disabled={rename.isPending || !name.trim() || name === c.name}
+          aria-label={t('board.projectSettingsPage.renameColumn', { name: c.name })}
+        >
+          {t('board.projectSettingsPage.rename')}
         </button>
       </form>
       <span className="settings-move">
@@ -238,7 +250,7 @@ function ColumnRow(props: {
           type="button"
           id={`settings-move-left-${c.id}`}
           className="secondary"
-          aria-label={`Move ${c.name} left`}
+          aria-label={t('board.projectSettingsPage.moveLeft', { name: c.name })}
           disabled={props.first || props.busy}
           onClick={() => props.onMove('left')}
         >
@@ -248,14 +260,20 @@ function ColumnRow(props: {
           type="button"
           id={`settings-move-right-${c.id}`}
           className="secondary"
-          aria-label={`Move ${c.name} right`}
+          aria-label={t('board.projectSettingsPage.moveRight', { name: c.name })}
           disabled={props.last || props.busy}
           onClick={() => props.onMove('right')}
         >
           →
         </button>
       </span>
-      <ConfirmDialog label={`Delete ${c.name}`} title={`Delete the column ${c.name}?`} confirmLabel="Yes, delete" onConfirm={props.onDelete} className="secondary" />
+      <ConfirmDialog
+        label={t('board.projectSettingsPage.delete', { name: c.name })}
+        title={t('board.projectSettingsPage.deleteTheColumn', { name: c.name })}
+        confirmLabel={t('board.projectSettingsPage.yesDelete')}
+        onConfirm={props.onDelete}
+        className="secondary"
+      />
       {rename.error && <ErrorState error={rename.error} />}
     </li>
   );
@@ -287,23 +305,19 @@ function Lifecycle({ project, workspaceId, canUpdate, canDelete }: { project: Pr
   if (!canUpdate && !canDelete) return null;
   return (
     <section className="section" aria-labelledby="settings-lifecycle-h">
-      <h2 id="settings-lifecycle-h">Archive or delete</h2>
-      <p className="muted">
-        {archived
-          ? 'This project is archived: it is not in the workspace’s project list. Unarchive it to list it again.'
-          : 'An archived project leaves the workspace’s project list and keeps its tasks; it can be unarchived.'}
-      </p>
+      <h2 id="settings-lifecycle-h">{t('board.projectSettingsPage.archiveOrDelete')}</h2>
+      <p className="muted">{archived ? t('board.projectSettingsPage.thisProjectIsArchivedIt') : t('board.projectSettingsPage.anArchivedProjectLeavesThe')}</p>
       <div className="actions">
         {canUpdate && (
           <button type="button" className="secondary" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
-            {archived ? 'Unarchive project' : 'Archive project'}
+            {archived ? t('board.projectSettingsPage.unarchiveProject') : t('board.projectSettingsPage.archiveProject')}
           </button>
         )}
         {canDelete && (
           <ConfirmDialog
-            label="Delete project"
-            title={`Delete ${project.name} with its columns and tasks? This cannot be undone.`}
-            confirmLabel="Yes, delete it"
+            label={t('board.projectSettingsPage.deleteProject')}
+            title={t('board.projectSettingsPage.deleteWithItsColumnsAnd', { name: project.name })}
+            confirmLabel={t('board.projectSettingsPage.yesDeleteIt')}
             onConfirm={() => remove.mutate()}
             isDisabled={remove.isPending}
           />
@@ -311,7 +325,7 @@ function Lifecycle({ project, workspaceId, canUpdate, canDelete }: { project: Pr
       </div>
       {archived && (
         <p className="state" role="status">
-          Archived.
+          {t('board.projectSettingsPage.archived')}
         </p>
       )}
       {toggle.error && <ErrorState error={toggle.error} />}

@@ -6,9 +6,7 @@ import { navigate } from '../app/router';
 import { PRIORITIES, priorityName } from '../ui/format';
 import { readStored, useStored, writeStored } from '../ui/stored';
 import { DUE_FILTERS, filterCount, filtersQuery, hasFilters, parseFilters, TASK_SORTS, type TaskFilters } from './filters';
-
-const DUE_NAMES: Record<(typeof DUE_FILTERS)[number], string> = { overdue: 'Overdue', today: 'Due today', week: 'Due this week', none: 'No due date' };
-const SORT_NAMES: Record<(typeof TASK_SORTS)[number], string> = { position: 'Board order', due: 'Due date', priority: 'Priority', created: 'Newest', title: 'Title' };
+import { t } from '../i18n';
 
 /** A view saved on this browser: a name and the filters' query string (docs/web.md, "Filters and views"). */
 interface SavedView {
@@ -52,18 +50,19 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
   return (
     <div className="filter-area">
       <button type="button" className="secondary filters-toggle" aria-expanded={unfolded} aria-controls={groupId} onClick={() => setUnfolded(!unfolded)}>
-        Filters{active > 0 ? ` (${active})` : ''}
+        {t('board.taskFilterBar.filters')}
+        {active > 0 ? ` (${active})` : ''}
       </button>
-      <div className="filters" role="group" aria-label="Filters" id={groupId} data-folded={!unfolded}>
+      <div className="filters" role="group" aria-label={t('board.taskFilterBar.filters')} id={groupId} data-folded={!unfolded}>
         <label>
-          Text
+          {t('board.taskFilterBar.text')}
           <input type="search" value={f.q ?? ''} onChange={(e) => set({ q: e.target.value || undefined })} />
         </label>
         {props.columns && (
           <label>
-            Status
+            {t('board.taskFilterBar.status')}
             <select value={f.status ?? ''} onChange={(e) => set({ status: e.target.value || undefined })}>
-              <option value="">Any</option>
+              <option value="">{t('board.taskFilterBar.any')}</option>
               {props.columns.map((c) => (
                 <option key={c.id} value={c.slug}>
                   {c.name}
@@ -73,10 +72,10 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
           </label>
         )}
         <label>
-          Assignee filter
+          {t('board.taskFilterBar.assigneeFilter')}
           <select value={f.assignee ?? ''} onChange={(e) => set({ assignee: e.target.value || undefined })}>
-            <option value="">Anyone</option>
-            <option value="none">Unassigned</option>
+            <option value="">{t('board.taskFilterBar.anyone')}</option>
+            <option value="none">{t('board.taskFilterBar.unassigned')}</option>
             {members.data?.map((m) => (
               <option key={m.userId} value={m.userId}>
                 {m.user?.name ?? m.userId}
@@ -85,9 +84,9 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
           </select>
         </label>
         <label>
-          Label filter
+          {t('board.taskFilterBar.labelFilter')}
           <select value={f.label ?? ''} onChange={(e) => set({ label: e.target.value || undefined })}>
-            <option value="">Any</option>
+            <option value="">{t('board.taskFilterBar.any')}</option>
             {labels.data?.map((l) => (
               <option key={l.id} value={l.name}>
                 {l.name}
@@ -96,9 +95,9 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
           </select>
         </label>
         <label>
-          Priority filter
+          {t('board.taskFilterBar.priorityFilter')}
           <select value={f.priority ?? ''} onChange={(e) => set({ priority: e.target.value || undefined })}>
-            <option value="">Any</option>
+            <option value="">{t('board.taskFilterBar.any')}</option>
             {[...PRIORITIES].reverse().map((p) => (
               <option key={p} value={p}>
                 {priorityName(p)}
@@ -107,26 +106,26 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
           </select>
         </label>
         <label>
-          Due
+          {t('board.taskFilterBar.due')}
           <select value={f.due ?? ''} onChange={(e) => set({ due: (e.target.value || undefined) as TaskFilters['due'] })}>
-            <option value="">Any time</option>
+            <option value="">{t('board.taskFilterBar.anyTime')}</option>
             {DUE_FILTERS.map((d) => (
               <option key={d} value={d}>
-                {DUE_NAMES[d]}
+                {t(`board.taskFilterBar.due.${d}`)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Due by
+          {t('board.taskFilterBar.dueBy')}
           <input type="date" value={f.dueBy ?? ''} onChange={(e) => set({ dueBy: e.target.value || undefined })} />
         </label>
         <label>
-          Sort by
+          {t('board.taskFilterBar.sortBy')}
           <select value={f.sort ?? 'position'} onChange={(e) => set({ sort: e.target.value === 'position' ? undefined : (e.target.value as TaskFilters['sort']) })}>
             {TASK_SORTS.map((s) => (
               <option key={s} value={s}>
-                {SORT_NAMES[s]}
+                {t(`board.taskFilterBar.sort.${s}`)}
               </option>
             ))}
           </select>
@@ -134,14 +133,14 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
       </div>
       <div className="views-bar">
         <p className="state" aria-live="polite">
-          {props.shown} of {props.total} tasks
+          {t('board.taskFilterBar.shownOf', { shown: props.shown, total: props.total })}
         </p>
         {hasFilters(f) && (
           <button type="button" className="secondary" onClick={() => navigate(props.basePath + filtersQuery({ sort: f.sort, span: f.span, at: f.at }), true)}>
-            Clear filters
+            {t('board.taskFilterBar.clearFilters')}
           </button>
         )}
-        <nav aria-label="Saved views" className="views">
+        <nav aria-label={t('board.taskFilterBar.savedViews')} className="views">
           {views.map((v) => (
             <span key={v.name} className={`view-chip${v.query === current ? ' active' : ''}`}>
               <a
@@ -157,7 +156,7 @@ export function TaskFilterBar(props: { workspaceId: string; projectId: string; b
               <button
                 type="button"
                 className="view-remove"
-                aria-label={`Delete view ${v.name}`}
+                aria-label={t('board.taskFilterBar.deleteView', { name: v.name })}
                 onClick={() =>
                   writeViews(
                     props.projectId,
@@ -187,9 +186,9 @@ function SaveView({ onSave }: { onSave: (name: string) => void }) {
   const [name, setName] = useState('');
   return (
     <DialogTrigger>
-      <Button className="secondary">Save view</Button>
+      <Button className="secondary">{t('board.taskFilterBar.saveView')}</Button>
       <Popover className="menu-popover" placement="bottom start">
-        <Dialog className="dialog" aria-label="Save view">
+        <Dialog className="dialog" aria-label={t('board.taskFilterBar.saveView')}>
           {({ close }) => (
             <form
               className="stack"
@@ -202,14 +201,14 @@ function SaveView({ onSave }: { onSave: (name: string) => void }) {
               }}
             >
               <Heading slot="title" className="visually-hidden">
-                Save view
+                {t('board.taskFilterBar.saveView')}
               </Heading>
               <label>
-                View name
+                {t('board.taskFilterBar.viewName')}
                 <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} autoFocus />
               </label>
               <button type="submit" disabled={!name.trim()}>
-                Save
+                {t('board.taskFilterBar.save')}
               </button>
             </form>
           )}

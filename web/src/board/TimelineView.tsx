@@ -6,6 +6,7 @@ import { navigate } from '../app/router';
 import { addDays, asDate, daysBetween, midnight, mondayOf, monthName, shortDay, useDateChange, type NewDates } from './dates';
 import { dayOf, filtersQuery, type TaskFilters } from './filters';
 import { PeriodBar } from './PeriodBar';
+import { formatDate, t as tr } from '../i18n';
 
 const ROW = 34;
 /** The titles' column: narrower on a phone, so that the days have room beside it. */
@@ -98,25 +99,25 @@ export function TimelineView(props: {
   for (let d = from; d < addDays(from, days); d = addDays(`${addDays(d, 32).slice(0, 7)}-01`, 0)) months.push({ day: d, left: x(d) });
 
   return (
-    <section className="timeline" aria-label={`Timeline from ${shortDay(from)} to ${shortDay(addDays(from, days - 1))}`}>
+    <section className="timeline" aria-label={tr('views.timelineView.timelineFromTo', { shortDay: shortDay(from), shortDay2: shortDay(addDays(from, days - 1)) })}>
       <PeriodBar
         title={`${monthName(from)} – ${monthName(addDays(from, days - 1))}`}
-        earlier="Earlier"
-        later="Later"
+        earlier={tr('views.timelineView.earlier')}
+        later={tr('views.timelineView.later')}
         onStep={(by) => go({ at: step(by) })}
         onToday={() => go({ at: undefined })}
-        spanLabel="Timeline scale"
+        spanLabel={tr('views.timelineView.timelineScale')}
         spans={[
-          { name: 'Months', span: undefined },
-          { name: 'Weeks', span: 'week' },
+          { name: tr('views.timelineView.span.months'), span: undefined },
+          { name: tr('views.timelineView.span.weeks'), span: 'week' },
         ]}
         span={f.span}
         onSpan={(s) => go({ span: s })}
       />
       <p className="muted">
-        {dated.length} task{dated.length === 1 ? '' : 's'} with dates
-        {undated > 0 ? `; ${undated} without a start or due date ${undated === 1 ? 'is' : 'are'} not shown` : ''}. Drag a bar to move it, or its ends to change its dates; with a
-        bar focused, ← and → move it by a day, with Shift its due day, with Alt its start.
+        {tr('views.timelineView.summary', { count: dated.length })}
+        {undated > 0 ? tr('views.timelineView.undated', { count: undated }) : ''}
+        {tr('views.timelineView.dragABarToMove')}
       </p>
       <div className="timeline-scroll" ref={scroller}>
         <div className="timeline-inner" style={{ width: labelCol + width }}>
@@ -125,13 +126,13 @@ export function TimelineView(props: {
             <div className="timeline-scale" style={{ width }}>
               {months.map((m) => (
                 <span key={m.day} className="timeline-month" style={{ left: m.left }}>
-                  {asDate(m.day).toLocaleDateString(undefined, { month: 'short', year: '2-digit', timeZone: 'UTC' })}
+                  {formatDate(asDate(m.day), { month: 'short', year: '2-digit', timeZone: 'UTC' })}
                 </span>
               ))}
               {today >= from && today < addDays(from, days) && <span className="timeline-today" style={{ left: x(today) }} />}
             </div>
           </div>
-          <ol className="timeline-rows" aria-label="Tasks by date">
+          <ol className="timeline-rows" aria-label={tr('views.timelineView.tasksByDate')}>
             {dated.map(({ task, at: e }) => (
               <TimelineRow
                 key={task.id}

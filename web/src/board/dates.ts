@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 import type { Task } from '../api/types';
 import { toast } from '../ui/toast';
+import { formatDate, t } from '../i18n';
 
 /**
  * Days as the calendar and the timeline handle them: `YYYY-MM-DD` strings (a task's dates are
@@ -20,9 +21,9 @@ export const mondayOf = (day: string) => addDays(day, -((new Date(`${day}T00:00:
 export const asDate = (day: string) => new Date(`${day}T00:00:00Z`);
 /** A day as the API stores a task's date. */
 export const midnight = (day: string) => `${day}T00:00:00.000Z`;
-export const longDay = (day: string) => asDate(day).toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
-export const shortDay = (day: string) => asDate(day).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
-export const monthName = (day: string) => asDate(day).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+export const longDay = (day: string) => formatDate(asDate(day), { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+export const shortDay = (day: string) => formatDate(asDate(day), { day: 'numeric', month: 'short', timeZone: 'UTC' });
+export const monthName = (day: string) => formatDate(asDate(day), { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** The new dates of a task: the due date, and the start date when it has one that moves too (null: left as it is). */
 export interface NewDates {
@@ -57,7 +58,7 @@ export function useDateChange(projectId: string, projectSlug: string) {
     },
     onError: (err, { task }, ctx) => {
       if (ctx?.before) queryClient.setQueryData(['tasks', projectId], ctx.before);
-      toast.show({ title: `Could not move ${projectSlug}-${task.number}`, description: err instanceof Error ? err.message : String(err), tone: 'error' });
+      toast.show({ title: t('views.dates.couldNotMove', { projectSlug, number: task.number }), description: err instanceof Error ? err.message : String(err), tone: 'error' });
     },
     onSettled: (_r, _e, { task }) =>
       Promise.all([queryClient.invalidateQueries({ queryKey: ['tasks', projectId] }), queryClient.invalidateQueries({ queryKey: ['task', task.id] })]),

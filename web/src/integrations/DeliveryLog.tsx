@@ -2,8 +2,9 @@ import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from
 import type { Delivery } from '../api/types';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { PAGE, type Notifier } from './notifiers';
+import { formatDateTime, t } from '../i18n';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
 
 /**
  * A pending delivery whose last attempt did not fail is on its way (just made, or just redelivered):
@@ -50,17 +51,23 @@ export function DeliveryLog({ notifier, projectId }: { notifier: Notifier; proje
   return (
     <section className="delivery-log" aria-labelledby={headingId}>
       <div className="row">
-        <h4 id={headingId}>Delivery log</h4>
-        <button type="button" className="secondary" onClick={() => void log.refetch()} disabled={log.isFetching} aria-label={`Refresh the ${notifier.title} delivery log`}>
-          Refresh
+        <h4 id={headingId}>{t('integrations.deliveryLog.deliveryLog')}</h4>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void log.refetch()}
+          disabled={log.isFetching}
+          aria-label={t('integrations.deliveryLog.refreshTheDeliveryLog', { integration: notifier.title })}
+        >
+          {t('integrations.deliveryLog.refresh')}
         </button>
       </div>
-      {log.isPending && <Loading what="deliveries" />}
+      {log.isPending && <Loading what={t('integrations.deliveryLog.deliveries')} />}
       {log.error && <ErrorState error={log.error} />}
-      {log.data && rows.length === 0 && <Empty>Nothing delivered yet.</Empty>}
+      {log.data && rows.length === 0 && <Empty>{t('integrations.deliveryLog.nothingDeliveredYet')}</Empty>}
       {redeliver.error && <ErrorState error={redeliver.error} />}
       {rows.length > 0 && (
-        <ol className="deliveries" aria-label={`${notifier.title} deliveries`}>
+        <ol className="deliveries" aria-label={t('integrations.deliveryLog.deliveries2', { integration: notifier.title })}>
           {rows.map((d) => (
             <li key={d.id} data-delivery={d.id} data-status={d.status}>
               <div className="row">
@@ -70,16 +77,28 @@ export function DeliveryLog({ notifier, projectId }: { notifier: Notifier; proje
               </div>
               <p className="attempts-count">
                 <span>
-                  {d.attempts.length} {d.attempts.length === 1 ? 'attempt' : 'attempts'}
+                  {d.attempts.length} {d.attempts.length === 1 ? t('integrations.deliveryLog.attempt') : t('integrations.deliveryLog.attempts')}
                 </span>
-                {d.deliveredAt && <span> · delivered {when(d.deliveredAt)}</span>}
+                {d.deliveredAt && (
+                  <span>
+                    {' '}
+                    {t('integrations.deliveryLog.delivered')} {when(d.deliveredAt)}
+                  </span>
+                )}
               </p>
               {d.attempts.length > 0 && (
-                <ol className="attempts" aria-label="Attempts">
+                <ol className="attempts" aria-label={t('integrations.deliveryLog.attempts2')}>
                   {d.attempts.map((a, i) => (
                     <li key={i}>
-                      <span className="code">{a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`}</span>
-                      {a.durationMs !== null && <span> · {a.durationMs} ms</span>}
+                      <span className="code">
+                        {a.statusCode === null ? t('integrations.deliveryLog.noAnswer') : t('integrations.deliveryLog.http', { statusCode: a.statusCode })}
+                      </span>
+                      {a.durationMs !== null && (
+                        <span>
+                          {' '}
+                          · {a.durationMs} {t('integrations.deliveryLog.ms')}
+                        </span>
+                      )}
                       {a.at && (
                         <>
                           {' · '}
@@ -96,17 +115,23 @@ export function DeliveryLog({ notifier, projectId }: { notifier: Notifier; proje
                 className="secondary"
                 onClick={() => redeliver.mutate(d.id)}
                 disabled={waitingForOutcome(d) || (redeliver.isPending && redeliver.variables === d.id)}
-                aria-label={`Redeliver ${d.event} of ${when(d.createdAt)}`}
+                aria-label={t('integrations.deliveryLog.redeliverOf', { event: d.event, when: when(d.createdAt) })}
               >
-                Redeliver
+                {t('integrations.deliveryLog.redeliver')}
               </button>
             </li>
           ))}
         </ol>
       )}
       {log.hasNextPage && (
-        <button type="button" className="secondary" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage} aria-label={`Older ${notifier.title} deliveries`}>
-          {log.isFetchingNextPage ? 'Loading…' : 'Older'}
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void log.fetchNextPage()}
+          disabled={log.isFetchingNextPage}
+          aria-label={t('integrations.deliveryLog.olderDeliveries', { integration: notifier.title })}
+        >
+          {log.isFetchingNextPage ? t('integrations.deliveryLog.loading') : t('integrations.deliveryLog.older')}
         </button>
       )}
     </section>

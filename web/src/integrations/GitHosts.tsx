@@ -5,6 +5,7 @@ import type { HostedgitIntegration, SelfgitIntegration } from '../api/types';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ErrorState, Loading } from '../ui/States';
 import { stateOf } from './NotifierCard';
+import { t } from '../i18n';
 
 function StateBadge({ record }: { record: { isActive: boolean } | null }) {
   const state = stateOf(record);
@@ -30,11 +31,11 @@ function LinkOptions(props: {
     <div className="stack">
       <label className="check">
         <input type="checkbox" checked={sending?.isActive ?? props.record.isActive} disabled={props.pending} onChange={(e) => send({ isActive: e.target.checked })} />
-        Active
+        {t('integrations.gitHosts.active')}
       </label>
       <label className="check">
         <input type="checkbox" checked={sending?.comment ?? props.comment} disabled={props.pending} onChange={(e) => send({ comment: e.target.checked })} />
-        Comment the task&apos;s link on the {props.host} issue
+        {t('integrations.gitHosts.commentTheTaskAposS')} {props.host} {t('integrations.gitHosts.issue')}
       </label>
       <form
         className="inline-form"
@@ -44,11 +45,11 @@ function LinkOptions(props: {
         }}
       >
         <label>
-          Branch pattern
+          {t('integrations.gitHosts.branchPattern')}
           <input value={pattern} onChange={(e) => setPattern(e.target.value)} required maxLength={100} />
         </label>
         <button type="submit" disabled={props.pending || pattern === props.record.branchPattern}>
-          Save pattern
+          {t('integrations.gitHosts.savePattern')}
         </button>
       </form>
     </div>
@@ -87,43 +88,43 @@ export function SelfgitCard({ projectId, canManage }: { projectId: string; canMa
   return (
     <section className="integration" aria-labelledby="int-selfgit" data-integration="selfgit">
       <div className="row">
-        <h3 id="int-selfgit">Self-hosted git</h3>
+        <h3 id="int-selfgit">{t('integrations.gitHosts.selfHostedGit')}</h3>
         {record.data !== undefined && <StateBadge record={record.data} />}
       </div>
-      <p className="muted">A Gitea-style server: its issues become tasks, branches and pull requests move them.</p>
-      {record.isPending && <Loading what="the self-hosted git settings" />}
+      <p className="muted">{t('integrations.gitHosts.aGiteaStyleServerIts')}</p>
+      {record.isPending && <Loading what={t('integrations.gitHosts.theSelfHostedGitSettings')} />}
       {record.error && <ErrorState error={record.error} />}
       {r && (
         <dl className="settings">
           <div>
-            <dt>Server</dt>
+            <dt>{t('integrations.gitHosts.server')}</dt>
             <dd>{r.baseUrl}</dd>
           </div>
           <div>
-            <dt>Repository</dt>
+            <dt>{t('integrations.gitHosts.repository')}</dt>
             <dd>
               {r.repositoryOwner}/{r.repositoryName}
             </dd>
           </div>
           <div>
-            <dt>Access token</dt>
+            <dt>{t('integrations.gitHosts.accessToken')}</dt>
             <dd>{r.maskedAccessToken}</dd>
           </div>
           <div>
-            <dt>Branch pattern</dt>
+            <dt>{t('integrations.gitHosts.branchPattern')}</dt>
             <dd>
               <code>{r.branchPattern}</code>
             </dd>
           </div>
           <div>
-            <dt>Webhook URL</dt>
+            <dt>{t('integrations.gitHosts.webhookUrl')}</dt>
             <dd>
               <code className="wrap">{r.webhookUrl}</code>
             </dd>
           </div>
           {r.webhookSecret && (
             <div>
-              <dt>Webhook secret</dt>
+              <dt>{t('integrations.gitHosts.webhookSecret')}</dt>
               <dd>
                 <code className="wrap">{r.webhookSecret}</code>
               </dd>
@@ -138,28 +139,32 @@ export function SelfgitCard({ projectId, canManage }: { projectId: string; canMa
               <LinkOptions
                 record={r}
                 comment={r.commentTaskLinkOnSelfgitIssue}
-                host="git server's"
+                host={t('integrations.gitHosts.gitServerS')}
                 save={(b, done) => patch.mutate(b, { onSettled: done })}
                 pending={patch.isPending}
               />
-              <p className="hint">
-                After a rotation the previous webhook secret is still accepted for 24 hours; paste the new one into the repository&apos;s webhook within that day.
-              </p>
+              <p className="hint">{t('integrations.gitHosts.afterARotationThePrevious')}</p>
               <div className="actions">
                 <ConfirmDialog
                   className="secondary"
-                  label="Rotate webhook secret"
-                  title="Make a new webhook secret?"
-                  confirmLabel="Yes, rotate"
+                  label={t('integrations.gitHosts.rotateWebhookSecret')}
+                  title={t('integrations.gitHosts.makeANewWebhookSecret')}
+                  confirmLabel={t('integrations.gitHosts.yesRotate')}
                   onConfirm={() => rotate.mutate()}
                   isDisabled={rotate.isPending}
                 />
                 {!connecting && (
                   <button type="button" className="secondary" onClick={() => setConnecting(true)}>
-                    Connect another repository
+                    {t('integrations.gitHosts.connectAnotherRepository')}
                   </button>
                 )}
-                <ConfirmDialog label="Delete" title="Delete the self-hosted git link?" confirmLabel="Yes, delete" onConfirm={() => remove.mutate()} isDisabled={remove.isPending} />
+                <ConfirmDialog
+                  label={t('integrations.gitHosts.delete')}
+                  title={t('integrations.gitHosts.deleteTheSelfHostedGit')}
+                  confirmLabel={t('integrations.gitHosts.yesDelete')}
+                  onConfirm={() => remove.mutate()}
+                  isDisabled={remove.isPending}
+                />
               </div>
             </>
           )}
@@ -200,34 +205,34 @@ function SelfgitForm(props: { projectId: string; record: SelfgitIntegration | nu
     save.mutate();
   };
   return (
-    <form className="stack settings-form" onSubmit={onSubmit} aria-label="Self-hosted git connection">
+    <form className="stack settings-form" onSubmit={onSubmit} aria-label={t('integrations.gitHosts.selfHostedGitConnection')}>
       <label>
-        Server URL
-        <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required placeholder="https://git.example.com" />
+        {t('integrations.gitHosts.serverUrl')}
+        <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required placeholder={t('integrations.gitHosts.httpsGitExampleCom')} />
       </label>
       <label>
-        Access token
+        {t('integrations.gitHosts.accessToken')}
         <input type="password" autoComplete="new-password" value={accessToken} onChange={(e) => setAccessToken(e.target.value)} required aria-describedby="selfgit-token-hint" />
         <span id="selfgit-token-hint" className="hint">
-          A token of a user who may write the repository&apos;s issues (issue: read and write, repository: read).
+          {t('integrations.gitHosts.aTokenOfAUser')}
         </span>
       </label>
       <label>
-        Repository owner
+        {t('integrations.gitHosts.repositoryOwner')}
         <input value={owner} onChange={(e) => setOwner(e.target.value)} required />
       </label>
       <label>
-        Repository name
+        {t('integrations.gitHosts.repositoryName')}
         <input value={name} onChange={(e) => setName(e.target.value)} required />
       </label>
       {save.error && <ErrorState error={save.error} />}
       <div className="actions">
         <button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Checking the token…' : 'Connect repository'}
+          {save.isPending ? t('integrations.gitHosts.checkingTheToken') : t('integrations.gitHosts.connectRepository')}
         </button>
         {props.onCancel && (
           <button type="button" className="secondary" onClick={props.onCancel}>
-            Cancel
+            {t('integrations.gitHosts.cancel')}
           </button>
         )}
       </div>
@@ -279,32 +284,32 @@ export function HostedgitCard({ projectId, canManage }: { projectId: string; can
   return (
     <section className="integration" aria-labelledby="int-hostedgit" data-integration="hostedgit">
       <div className="row">
-        <h3 id="int-hostedgit">Hosted git</h3>
+        <h3 id="int-hostedgit">{t('integrations.gitHosts.hostedGit')}</h3>
         {record.data !== undefined && <StateBadge record={record.data} />}
       </div>
-      <p className="muted">A repository on the hosted git service, through the App its owner installed.</p>
-      {linked.get('hostedgit') === 'linked' && <p role="status">The repository is linked.</p>}
+      <p className="muted">{t('integrations.gitHosts.aRepositoryOnTheHosted')}</p>
+      {linked.get('hostedgit') === 'linked' && <p role="status">{t('integrations.gitHosts.theRepositoryIsLinked')}</p>}
       {linked.get('hostedgit') === 'error' && (
         <p className="state error" role="alert">
-          {linked.get('message') ?? 'The repository could not be linked.'}
+          {linked.get('message') ?? t('integrations.gitHosts.theRepositoryCouldNotBe')}
         </p>
       )}
-      {record.isPending && <Loading what="the hosted git settings" />}
+      {record.isPending && <Loading what={t('integrations.gitHosts.theHostedGitSettings')} />}
       {record.error && <ErrorState error={record.error} />}
       {r && (
         <dl className="settings">
           <div>
-            <dt>Repository</dt>
+            <dt>{t('integrations.gitHosts.repository')}</dt>
             <dd>
               {r.repositoryOwner}/{r.repositoryName}
             </dd>
           </div>
           <div>
-            <dt>Installation</dt>
+            <dt>{t('integrations.gitHosts.installation')}</dt>
             <dd>{r.installationId ?? '—'}</dd>
           </div>
           <div>
-            <dt>Branch pattern</dt>
+            <dt>{t('integrations.gitHosts.branchPattern')}</dt>
             <dd>
               <code>{r.branchPattern}</code>
             </dd>
@@ -318,34 +323,40 @@ export function HostedgitCard({ projectId, canManage }: { projectId: string; can
               <LinkOptions
                 record={r}
                 comment={r.commentTaskLinkOnHostedgitIssue}
-                host="hosted"
+                host={t('integrations.gitHosts.hosted')}
                 save={(b, done) => patch.mutate(b, { onSettled: done })}
                 pending={patch.isPending}
               />
               <div className="actions">
-                <ConfirmDialog label="Delete" title="Delete the hosted git link?" confirmLabel="Yes, delete" onConfirm={() => remove.mutate()} isDisabled={remove.isPending} />
+                <ConfirmDialog
+                  label={t('integrations.gitHosts.delete')}
+                  title={t('integrations.gitHosts.deleteTheHostedGitLink')}
+                  confirmLabel={t('integrations.gitHosts.yesDelete')}
+                  onConfirm={() => remove.mutate()}
+                  isDisabled={remove.isPending}
+                />
               </div>
             </>
           )}
           {[patch.error, remove.error].map((e, i) => e && <ErrorState key={i} error={e} />)}
           <form
             className="inline-form"
-            aria-label="Link a hosted git repository"
+            aria-label={t('integrations.gitHosts.linkAHostedGitRepository')}
             onSubmit={(e) => {
               e.preventDefault();
               authorize.mutate();
             }}
           >
             <label>
-              Owner
-              <input value={owner} onChange={(e) => setOwner(e.target.value)} required placeholder="acme" />
+              {t('integrations.gitHosts.owner')}
+              <input value={owner} onChange={(e) => setOwner(e.target.value)} required placeholder={t('integrations.gitHosts.acme')} />
             </label>
             <label>
-              Repository
-              <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="website" />
+              {t('integrations.gitHosts.repository')}
+              <input value={name} onChange={(e) => setName(e.target.value)} required placeholder={t('integrations.gitHosts.website')} />
             </label>
             <button type="submit" disabled={authorize.isPending}>
-              Link repository
+              {t('integrations.gitHosts.linkRepository')}
             </button>
           </form>
           {authorize.error && <ErrorState error={authorize.error} />}

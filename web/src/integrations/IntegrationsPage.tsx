@@ -7,6 +7,7 @@ import { HostedgitCard, SelfgitCard } from './GitHosts';
 import { NotifierCard } from './NotifierCard';
 import { NOTIFIERS } from './notifiers';
 import { useProject } from '../api/workspace-queries';
+import { t } from '../i18n';
 
 /**
  * A project's integrations (docs/integrations.md, docs/git-hosts.md): the four that notify, each
@@ -21,19 +22,22 @@ export function IntegrationsPage({ workspaceId, projectId }: { workspaceId: stri
   const canManage = can('workspace', 'manage_settings');
   return (
     <>
-      <Header workspaceId={workspaceId} title={project.data ? `${project.data.name}: integrations` : 'Integrations'} />
+      <Header
+        workspaceId={workspaceId}
+        title={project.data ? t('integrations.integrationsPage.integrations2', { name: project.data.name }) : t('integrations.integrationsPage.integrations')}
+      />
       <main id="main" tabIndex={-1} className="page integrations-page">
         <BackToBoard workspaceId={workspaceId} projectId={projectId} />
         {project.error && <ErrorState error={project.error} />}
         {!project.error && (
           <>
-            <h2 className="section-title">Notifications</h2>
+            <h2 className="section-title">{t('integrations.integrationsPage.notifications')}</h2>
             <div className="integrations">
               {NOTIFIERS.map((n) => (
                 <NotifierCard key={n.kind} notifier={n} projectId={projectId} canManage={canManage} />
               ))}
             </div>
-            <h2 className="section-title">Git hosts</h2>
+            <h2 className="section-title">{t('integrations.integrationsPage.gitHosts')}</h2>
             <div className="integrations">
               <SelfgitCard projectId={projectId} canManage={canManage} />
               <HostedgitCard projectId={projectId} canManage={canManage} />

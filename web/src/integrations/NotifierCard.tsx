@@ -4,7 +4,8 @@ import type { IntegrationEvents } from '../api/types';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ErrorState, Loading } from '../ui/States';
 import { DeliveryLog } from './DeliveryLog';
-import { EVENT_KEYS, EVENT_LABELS, removeSigningSecret, type FormValues, type Notifier, type NotifierRecord } from './notifiers';
+import { EVENT_KEYS, eventLabel, removeSigningSecret, type FormValues, type Notifier, type NotifierRecord } from './notifiers';
+import { t } from '../i18n';
 
 /** The defaults of a new integration's events (docs/integrations.md, "Events selection"). */
 const DEFAULT_EVENTS: IntegrationEvents = {
@@ -50,22 +51,22 @@ export function NotifierCard({ notifier, projectId, canManage }: { notifier: Not
         {!record.isPending && !record.error && <span className={`badge ${state.replace(/ /g, '-')}`}>{state}</span>}
       </div>
       <p className="muted">{notifier.about}</p>
-      {record.isPending && <Loading what={`the ${notifier.title} settings`} />}
+      {record.isPending && <Loading what={t('integrations.notifierCard.theSettings', { integration: notifier.title })} />}
       {record.error && <ErrorState error={record.error} />}
       {r && (
         <dl className="settings">
           {notifier.fields.map((f) => (
             <div key={f.key}>
               <dt>{f.label}</dt>
-              <dd>{notifier.shown(r, f.key) ?? <span className="muted">none</span>}</dd>
+              <dd>{notifier.shown(r, f.key) ?? <span className="muted">{t('integrations.notifierCard.none')}</span>}</dd>
             </div>
           ))}
           <div>
-            <dt>Events</dt>
+            <dt>{t('integrations.notifierCard.events')}</dt>
             <dd>
               {EVENT_KEYS.filter((k) => r.events[k])
-                .map((k) => EVENT_LABELS[k])
-                .join(', ') || <span className="muted">none</span>}
+                .map((k) => eventLabel(k))
+                .join(', ') || <span className="muted">{t('integrations.notifierCard.none')}</span>}
             </dd>
           </div>
         </dl>
@@ -76,26 +77,26 @@ export function NotifierCard({ notifier, projectId, canManage }: { notifier: Not
             <div className="actions">
               <label className="check">
                 <input type="checkbox" checked={activeSent ?? r.isActive} disabled={toggle.isPending} onChange={(e) => setActive(e.target.checked)} />
-                Active
+                {t('integrations.notifierCard.active')}
               </label>
               {!editing && (
                 <button type="button" className="secondary" onClick={() => setEditing(true)}>
-                  Change settings
+                  {t('integrations.notifierCard.changeSettings')}
                 </button>
               )}
               {notifier.kind === 'generic-webhook' && notifier.shown(r, 'secret') !== null && (
                 <ConfirmDialog
-                  label="Remove signing secret"
-                  title="Stop signing deliveries now?"
-                  confirmLabel="Yes, remove the secret"
+                  label={t('integrations.notifierCard.removeSigningSecret')}
+                  title={t('integrations.notifierCard.stopSigningDeliveriesNow')}
+                  confirmLabel={t('integrations.notifierCard.yesRemoveTheSecret')}
                   onConfirm={() => dropSecret.mutate()}
                   isDisabled={dropSecret.isPending}
                 />
               )}
               <ConfirmDialog
-                label={`Delete`}
-                title={`Delete the ${notifier.title} integration?`}
-                confirmLabel="Yes, delete"
+                label={t('integrations.notifierCard.delete')}
+                title={t('integrations.notifierCard.deleteTheIntegration', { integration: notifier.title })}
+                confirmLabel={t('integrations.notifierCard.yesDelete')}
                 onConfirm={() => remove.mutate()}
                 isDisabled={remove.isPending}
               />
@@ -115,7 +116,7 @@ export function NotifierCard({ notifier, projectId, canManage }: { notifier: Not
           {r && <DeliveryLog notifier={notifier} projectId={projectId} />}
         </>
       )}
-      {!canManage && r && <p className="muted">Changing these settings and the delivery log are for those who manage the workspace&apos;s settings.</p>}
+      {!canManage && r && <p className="muted">{t('integrations.notifierCard.changingTheseSettingsAndThe')}</p>}
     </section>
   );
 }
@@ -135,15 +136,15 @@ function SettingsForm(props: { notifier: Notifier; projectId: string; record: No
     save.mutate();
   };
   return (
-    <form className="stack settings-form" onSubmit={onSubmit} aria-label={`${notifier.title} settings`}>
+    <form className="stack settings-form" onSubmit={onSubmit} aria-label={t('integrations.notifierCard.settings', { integration: notifier.title })}>
       {notifier.fields.map((f) => {
         const mask = record && f.secret ? notifier.shown(record, f.key) : null;
         const hintId = `${id}-${f.key}-hint`;
-        const hint = [mask ? `Now ${mask}; leave empty to keep it.` : null, f.hint].filter(Boolean).join(' ');
+        const hint = [mask ? t('integrations.notifierCard.nowMasked', { mask }) : null, f.hint].filter(Boolean).join(' ');
         return (
           <label key={f.key}>
             {f.label}
-            {f.required && !record ? ' (required)' : ''}
+            {f.required && !record ? t('integrations.notifierCard.required') : ''}
             <input
               type={f.secret ? 'password' : f.number ? 'number' : 'text'}
               inputMode={f.number ? 'numeric' : undefined}
@@ -163,22 +164,22 @@ function SettingsForm(props: { notifier: Notifier; projectId: string; record: No
         );
       })}
       <fieldset>
-        <legend>Events to send</legend>
+        <legend>{t('integrations.notifierCard.eventsToSend')}</legend>
         {EVENT_KEYS.map((k) => (
           <label key={k} className="check">
             <input type="checkbox" checked={events[k]} onChange={(e) => setEvents((ev) => ({ ...ev, [k]: e.target.checked }))} />
-            {EVENT_LABELS[k]}
+            {eventLabel(k)}
           </label>
         ))}
       </fieldset>
       {save.error && <ErrorState error={save.error} />}
       <div className="actions">
         <button type="submit" disabled={save.isPending}>
-          {record ? 'Save changes' : `Set up ${notifier.title}`}
+          {record ? t('integrations.notifierCard.saveChanges') : t('integrations.notifierCard.setUp', { integration: notifier.title })}
         </button>
         {props.onCancel && (
           <button type="button" className="secondary" onClick={props.onCancel}>
-            Cancel
+            {t('integrations.notifierCard.cancel')}
           </button>
         )}
       </div>

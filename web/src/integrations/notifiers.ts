@@ -12,6 +12,7 @@ import type {
   MessengerIntegration,
   MessengerPatch,
 } from '../api/types';
+import { t } from '../i18n';
 
 /**
  * The four notifying integrations of a project (docs/integrations.md), each described once: the
@@ -87,29 +88,89 @@ function patchOf(spec: FieldSpec[], change: Change): Record<string, unknown> {
 }
 
 const messengerFields: FieldSpec[] = [
-  { key: 'botToken', label: 'Bot token', required: true, secret: true, hint: 'Digits, a colon, then 35 characters.' },
-  { key: 'chatId', label: 'Chat id', required: true },
-  { key: 'threadId', label: 'Topic thread id', number: true, nullable: true },
-  { key: 'chatLabel', label: 'Chat label', nullable: true },
+  {
+    key: 'botToken',
+    get label() {
+      return t('integrations.fields.botToken');
+    },
+    required: true,
+    secret: true,
+    get hint() {
+      return t('integrations.fields.botTokenHint');
+    },
+  },
+  {
+    key: 'chatId',
+    get label() {
+      return t('integrations.fields.chatId');
+    },
+    required: true,
+  },
+  {
+    key: 'threadId',
+    get label() {
+      return t('integrations.fields.threadId');
+    },
+    number: true,
+    nullable: true,
+  },
+  {
+    key: 'chatLabel',
+    get label() {
+      return t('integrations.fields.chatLabel');
+    },
+    nullable: true,
+  },
 ];
 const chatFields: FieldSpec[] = [
-  { key: 'webhookUrl', label: 'Webhook URL', required: true, secret: true, hint: 'The URL is its own credential: only a mask of it is shown.' },
-  { key: 'channelName', label: 'Channel name', nullable: true },
+  {
+    key: 'webhookUrl',
+    get label() {
+      return t('integrations.fields.webhookUrl');
+    },
+    required: true,
+    secret: true,
+    get hint() {
+      return t('integrations.fields.webhookUrlHint');
+    },
+  },
+  {
+    key: 'channelName',
+    get label() {
+      return t('integrations.fields.channelName');
+    },
+    nullable: true,
+  },
 ];
 const genericFields: FieldSpec[] = [
-  { key: 'webhookUrl', label: 'Webhook URL', required: true, secret: true },
+  {
+    key: 'webhookUrl',
+    get label() {
+      return t('integrations.fields.webhookUrl');
+    },
+    required: true,
+    secret: true,
+  },
   {
     key: 'secret',
-    label: 'Signing secret',
+    get label() {
+      return t('integrations.fields.secret');
+    },
     secret: true,
-    hint: 'A new secret replaces the current one; the previous secret still signs deliveries for 24 hours, so receivers can switch over.',
+    get hint() {
+      return t('integrations.fields.secretHint');
+    },
   },
 ];
 
 const messenger: Notifier<MessengerIntegration> = {
   kind: 'messenger',
-  title: 'Messenger',
-  about: "A chat application's bot: a bot token and a chat.",
+  get title() {
+    return t('integrations.kinds.messenger');
+  },
+  get about() {
+    return t('integrations.kinds.messengerAbout');
+  },
   fields: messengerFields,
   shown: (r, key) =>
     key === 'botToken'
@@ -152,8 +213,12 @@ const chatCreate = (c: Change): ChatWebhookBody => {
 
 const teamchat: Notifier<ChatWebhookIntegration> = {
   kind: 'teamchat',
-  title: 'Team chat',
-  about: "A team chat application's incoming webhook (Slack-style).",
+  get title() {
+    return t('integrations.kinds.teamchat');
+  },
+  get about() {
+    return t('integrations.kinds.teamchatAbout');
+  },
   fields: chatFields,
   shown: chatShown,
   get: async (projectId) => must(await api.GET('/api/teamchat-integration/project/{projectId}', { params: { path: { projectId } } })),
@@ -169,8 +234,12 @@ const teamchat: Notifier<ChatWebhookIntegration> = {
 
 const communitychat: Notifier<ChatWebhookIntegration> = {
   kind: 'communitychat',
-  title: 'Community chat',
-  about: "A community chat application's webhook (Discord-style).",
+  get title() {
+    return t('integrations.kinds.communitychat');
+  },
+  get about() {
+    return t('integrations.kinds.communitychatAbout');
+  },
   fields: chatFields,
   shown: chatShown,
   get: async (projectId) => must(await api.GET('/api/communitychat-integration/project/{projectId}', { params: { path: { projectId } } })),
@@ -186,8 +255,12 @@ const communitychat: Notifier<ChatWebhookIntegration> = {
 
 const genericWebhook: Notifier<GenericWebhookIntegration> = {
   kind: 'generic-webhook',
-  title: 'Generic webhook',
-  about: 'Any HTTP endpoint, receiving signed JSON.',
+  get title() {
+    return t('integrations.kinds.genericWebhook');
+  },
+  get about() {
+    return t('integrations.kinds.genericWebhookAbout');
+  },
   fields: genericFields,
   shown: (r, key) => (key === 'webhookUrl' ? r.maskedWebhookUrl : key === 'secret' ? r.maskedSecret : null),
   get: async (projectId) => must(await api.GET('/api/generic-webhook-integration/project/{projectId}', { params: { path: { projectId } } })),
@@ -216,12 +289,7 @@ export const PAGE = 20;
 
 export const NOTIFIERS = [messenger, teamchat, communitychat, genericWebhook] as unknown as Notifier[];
 
-export const EVENT_LABELS: Record<keyof IntegrationEvents, string> = {
-  taskCreated: 'Task created',
-  taskStatusChanged: 'Status changed',
-  taskPriorityChanged: 'Priority changed',
-  taskTitleChanged: 'Title changed',
-  taskDescriptionChanged: 'Description changed',
-  taskCommentCreated: 'Comment added',
-};
-export const EVENT_KEYS = Object.keys(EVENT_LABELS) as (keyof IntegrationEvents)[];
+const EVENTS = ['taskCreated', 'taskStatusChanged', 'taskPriorityChanged', 'taskTitleChanged', 'taskDescriptionChanged', 'taskCommentCreated'] as const;
+/** How the app names each event flag, in the language shown. */
+export const eventLabel = (key: keyof IntegrationEvents) => t(`integrations.events.${key as (typeof EVENTS)[number]}`);
+export const EVENT_KEYS = [...EVENTS] as (keyof IntegrationEvents)[];

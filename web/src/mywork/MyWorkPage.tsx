@@ -10,6 +10,7 @@ import { Header } from '../shell/Header';
 import { AppLink } from '../ui/AppLink';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { toast } from '../ui/toast';
+import { t as tr } from '../i18n';
 
 /** At most this many of the caller's tasks are shown (five pages of the API's largest). */
 const MAX_TASKS = 500;
@@ -20,13 +21,7 @@ function myTasks(workspaceId: string): Promise<Task[]> {
 }
 
 type Group = 'overdue' | 'today' | 'week' | 'later' | 'none';
-const GROUPS: { id: Group; name: string }[] = [
-  { id: 'overdue', name: 'Overdue' },
-  { id: 'today', name: 'Today' },
-  { id: 'week', name: 'This week' },
-  { id: 'later', name: 'Later' },
-  { id: 'none', name: 'No due date' },
-];
+const GROUPS: { id: Group }[] = [{ id: 'overdue' }, { id: 'today' }, { id: 'week' }, { id: 'later' }, { id: 'none' }];
 
 /** The last day (Sunday) of the week of `now`, weeks starting on Monday. */
 function endOfWeek(now: Date): string {
@@ -77,16 +72,18 @@ export function MyWorkPage({ workspaceId }: { workspaceId: string }) {
       <Header workspaceId={workspaceId} />
       <main id="main" tabIndex={-1} className="page my-work">
         <div className="page-head">
-          <h1>My work</h1>
+          <h1>{tr('views.myWorkPage.myWork')}</h1>
           <label className="check">
             <input type="checkbox" checked={showDone} onChange={(e) => setShowDone(e.target.checked)} />
-            Show done tasks
+            {tr('views.myWorkPage.showDoneTasks')}
           </label>
         </div>
-        <p className="muted">Tasks assigned to you in this workspace&apos;s projects, by when they are due.</p>
-        {loading && <Loading what="your tasks" />}
+        <p className="muted">{tr('views.myWorkPage.tasksAssignedToYouIn')}</p>
+        {loading && <Loading what={tr('views.myWorkPage.yourTasks')} />}
         {tasks.error && <ErrorState error={tasks.error} />}
-        {!loading && tasks.data && shown.length === 0 && <Empty>{hidden > 0 ? 'Nothing open is assigned to you.' : 'Nothing is assigned to you here.'}</Empty>}
+        {!loading && tasks.data && shown.length === 0 && (
+          <Empty>{hidden > 0 ? tr('views.myWorkPage.nothingOpenIsAssignedTo') : tr('views.myWorkPage.nothingIsAssignedToYou')}</Empty>
+        )}
         {!loading &&
           GROUPS.map((g) => {
             const inGroup = shown.filter((t) => groupOf(t, today, weekEnd) === g.id);
@@ -94,9 +91,9 @@ export function MyWorkPage({ workspaceId }: { workspaceId: string }) {
             return (
               <section key={g.id} className="my-work-group" aria-labelledby={`mw-${g.id}`}>
                 <h2 id={`mw-${g.id}`}>
-                  {g.name} <span className="count">{inGroup.length}</span>
+                  {tr(`views.myWork.group.${g.id}`)} <span className="count">{inGroup.length}</span>
                 </h2>
-                <ul className="rows" aria-label={g.name}>
+                <ul className="rows" aria-label={tr(`views.myWork.group.${g.id}`)}>
                   {inGroup.map((t) => (
                     <MyTask key={t.id} workspaceId={workspaceId} task={t} project={projectOf.get(t.projectId)} columns={columnsOf.get(t.projectId) ?? []} />
                   ))}
@@ -104,7 +101,7 @@ export function MyWorkPage({ workspaceId }: { workspaceId: string }) {
               </section>
             );
           })}
-        {tasks.data && tasks.data.length >= MAX_TASKS && <p className="muted">The first {MAX_TASKS} of your tasks, soonest due first.</p>}
+        {tasks.data && tasks.data.length >= MAX_TASKS && <p className="muted">{tr('views.myWorkPage.firstTasks', { max: MAX_TASKS })}</p>}
       </main>
     </>
   );
@@ -125,7 +122,7 @@ function MyTask({ workspaceId, task, project, columns }: { workspaceId: string; 
     },
     onError: (err, _status, ctx) => {
       if (ctx?.before) queryClient.setQueryData(['my-work', workspaceId], ctx.before);
-      toast.show({ title: `Could not change ${key}`, description: err instanceof Error ? err.message : String(err), tone: 'error' });
+      toast.show({ title: tr('views.myWorkPage.couldNotChange', { key }), description: err instanceof Error ? err.message : String(err), tone: 'error' });
     },
     onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['my-work', workspaceId] }), queryClient.invalidateQueries({ queryKey: ['tasks', task.projectId] })]),
   });
@@ -136,12 +133,18 @@ function MyTask({ workspaceId, task, project, columns }: { workspaceId: string; 
           <span className="key">{key}</span> <span className="card-title">{task.title}</span>
         </AppLink>
         <span className="card-meta">
-          <span className="muted">{project?.name ?? 'A project'}</span>
+          <span className="muted">{project?.name ?? tr('views.myWorkPage.aProject')}</span>
           <PriorityAndDue task={task} />
         </span>
       </div>
       {columns.length > 0 && (
-        <select className="compact" aria-label={`Status of ${key}`} value={task.status} onChange={(e) => setStatus.mutate(e.target.value)} disabled={setStatus.isPending}>
+        <select
+          className="compact"
+          aria-label={tr('views.myWorkPage.statusOf', { key })}
+          value={task.status}
+          onChange={(e) => setStatus.mutate(e.target.value)}
+          disabled={setStatus.isPending}
+        >
           {columns.map((c) => (
             <option key={c.id} value={c.slug}>
               {c.name}

@@ -6,11 +6,11 @@ import { Header } from '../shell/Header';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { navigate } from '../app/router';
 import { useProjects } from '../api/workspace-queries';
+import { t } from '../i18n';
 
 const PREFS_KEY = ['notification-preferences'];
 const CHANNELS = ['email', 'topicpush', 'serverpush', 'webhook'] as const;
 type Channel = (typeof CHANNELS)[number];
-const CHANNEL_NAMES: Record<Channel, string> = { email: 'Email', topicpush: 'Topic push', serverpush: 'Server push', webhook: 'Webhook' };
 const enabledOf = (p: NotificationPreferences, c: Channel) => p[`${c}Enabled`];
 
 /**
@@ -24,7 +24,7 @@ export function NotificationPrefsPage() {
     <>
       <Header workspaceId={null} />
       <main id="main" tabIndex={-1} className="page account prefs-page">
-        <nav aria-label="Account">
+        <nav aria-label={t('integrations.notificationPrefsPage.account')}>
           <a
             href="/account"
             onClick={(e) => {
@@ -32,12 +32,12 @@ export function NotificationPrefsPage() {
               navigate('/account');
             }}
           >
-            ← Your account
+            {t('integrations.notificationPrefsPage.yourAccount')}
           </a>
         </nav>
-        <h1>Notification preferences</h1>
-        <p className="muted">Every notification is in the bell’s list. Here you choose which of them also go out by email, push or webhook.</p>
-        {prefs.isPending && <Loading what="your preferences" />}
+        <h1>{t('integrations.notificationPrefsPage.notificationPreferences')}</h1>
+        <p className="muted">{t('integrations.notificationPrefsPage.everyNotificationIsInThe')}</p>
+        {prefs.isPending && <Loading what={t('integrations.notificationPrefsPage.yourPreferences')} />}
         {prefs.error && <ErrorState error={prefs.error} />}
         {prefs.data && (
           <>
@@ -87,92 +87,104 @@ function Channels({ prefs }: { prefs: NotificationPreferences }) {
   const removeSecret = (field: 'topicpushToken' | 'serverpushToken' | 'webhookSecret') => save.mutate({ [field]: null });
   return (
     <section className="section" aria-labelledby="prefs-channels-h">
-      <h2 id="prefs-channels-h">Channels</h2>
+      <h2 id="prefs-channels-h">{t('integrations.notificationPrefsPage.channels')}</h2>
       <form className="stack narrow" onSubmit={onSubmit}>
         <fieldset className="prefs-channel">
-          <legend>Email</legend>
+          <legend>{t('integrations.notificationPrefsPage.email')}</legend>
           <label className="check">
             <input type="checkbox" checked={f.emailEnabled} onChange={(e) => set('emailEnabled', e.target.checked)} />
-            Email notifications
+            {t('integrations.notificationPrefsPage.emailNotifications')}
           </label>
-          <p className="muted">To {prefs.emailAddress}.</p>
+          <p className="muted">
+            {t('integrations.notificationPrefsPage.to')} {prefs.emailAddress}.
+          </p>
         </fieldset>
 
         <fieldset className="prefs-channel">
-          <legend>Topic push</legend>
+          <legend>{t('integrations.notificationPrefsPage.topicPush')}</legend>
           <label className="check">
             <input type="checkbox" checked={f.topicpushEnabled} onChange={(e) => set('topicpushEnabled', e.target.checked)} />
-            Topic push notifications
+            {t('integrations.notificationPrefsPage.topicPushNotifications')}
           </label>
           <label>
-            Topic push server URL
-            <input type="url" value={f.topicpushServerUrl} onChange={(e) => set('topicpushServerUrl', e.target.value)} placeholder="https://ntfy.example.com" />
+            {t('integrations.notificationPrefsPage.topicPushServerUrl')}
+            <input
+              type="url"
+              value={f.topicpushServerUrl}
+              onChange={(e) => set('topicpushServerUrl', e.target.value)}
+              placeholder={t('integrations.notificationPrefsPage.httpsNtfyExampleCom')}
+            />
           </label>
           <label>
-            Topic
+            {t('integrations.notificationPrefsPage.topic')}
             <input value={f.topicpushTopic} onChange={(e) => set('topicpushTopic', e.target.value)} maxLength={64} />
           </label>
           <Secret
-            label="Topic push access token"
+            label={t('integrations.notificationPrefsPage.topicPushAccessToken')}
             value={f.topicpushToken}
             onChange={(v) => set('topicpushToken', v)}
             masked={prefs.maskedTopicpushToken}
             onRemove={() => removeSecret('topicpushToken')}
             busy={save.isPending}
           />
-          <Configured on={prefs.topicpushConfigured} needs="a server URL and a topic" />
+          <Configured on={prefs.topicpushConfigured} needs={t('integrations.notificationPrefsPage.aServerUrlAndA')} />
         </fieldset>
 
         <fieldset className="prefs-channel">
-          <legend>Server push</legend>
+          <legend>{t('integrations.notificationPrefsPage.serverPush')}</legend>
           <label className="check">
             <input type="checkbox" checked={f.serverpushEnabled} onChange={(e) => set('serverpushEnabled', e.target.checked)} />
-            Server push notifications
+            {t('integrations.notificationPrefsPage.serverPushNotifications')}
           </label>
           <label>
-            Server push server URL
-            <input type="url" value={f.serverpushServerUrl} onChange={(e) => set('serverpushServerUrl', e.target.value)} placeholder="https://gotify.example.com" />
+            {t('integrations.notificationPrefsPage.serverPushServerUrl')}
+            <input
+              type="url"
+              value={f.serverpushServerUrl}
+              onChange={(e) => set('serverpushServerUrl', e.target.value)}
+              placeholder={t('integrations.notificationPrefsPage.httpsGotifyExampleCom')}
+            />
           </label>
           <Secret
-            label="Server push application token"
+            label={t('integrations.notificationPrefsPage.serverPushApplicationToken')}
             value={f.serverpushToken}
             onChange={(v) => set('serverpushToken', v)}
             masked={prefs.maskedServerpushToken}
             onRemove={() => removeSecret('serverpushToken')}
             busy={save.isPending}
           />
-          <Configured on={prefs.serverpushConfigured} needs="a server URL and a token" />
+          <Configured on={prefs.serverpushConfigured} needs={t('integrations.notificationPrefsPage.aServerUrlAndA2')} />
         </fieldset>
 
         <fieldset className="prefs-channel">
-          <legend>Webhook</legend>
+          <legend>{t('integrations.notificationPrefsPage.webhook')}</legend>
           <label className="check">
             <input type="checkbox" checked={f.webhookEnabled} onChange={(e) => set('webhookEnabled', e.target.checked)} />
-            Webhook notifications
+            {t('integrations.notificationPrefsPage.webhookNotifications')}
           </label>
           <label>
-            Webhook URL
-            <input type="url" value={f.webhookUrl} onChange={(e) => set('webhookUrl', e.target.value)} placeholder="https://example.com/hook" />
+            {t('integrations.notificationPrefsPage.webhookUrl')}
+            <input type="url" value={f.webhookUrl} onChange={(e) => set('webhookUrl', e.target.value)} placeholder={t('integrations.notificationPrefsPage.httpsExampleComHook')} />
           </label>
           <Secret
-            label="Webhook signing secret"
+            label={t('integrations.notificationPrefsPage.webhookSigningSecret')}
             value={f.webhookSecret}
             onChange={(v) => set('webhookSecret', v)}
             masked={prefs.maskedWebhookSecret}
             onRemove={() => removeSecret('webhookSecret')}
             busy={save.isPending}
           />
-          <Configured on={prefs.webhookConfigured} needs="a URL" />
+          <Configured on={prefs.webhookConfigured} needs={t('integrations.notificationPrefsPage.aUrl')} />
         </fieldset>
 
         {save.error && <ErrorState error={save.error} />}
         {save.isSuccess && (
           <p className="state" role="status">
-            Channels saved.
+            {t('integrations.notificationPrefsPage.channelsSaved')}
           </p>
         )}
         <button type="submit" disabled={save.isPending}>
-          Save channels
+          {t('integrations.notificationPrefsPage.saveChannels')}
         </button>
       </form>
     </section>
@@ -191,15 +203,22 @@ function Secret(props: { label: string; value: string; onChange: (v: string) => 
       <span id={hint} className="hint">
         {props.masked ? (
           <>
-            Stored: <code className="prefs-mask">{props.masked}</code>. Leave empty to keep it.
+            {t('integrations.notificationPrefsPage.stored')} <code className="prefs-mask">{props.masked}</code>
+            {t('integrations.notificationPrefsPage.leaveEmptyToKeepIt')}
           </>
         ) : (
-          'None stored.'
+          t('integrations.notificationPrefsPage.noneStored')
         )}
       </span>
       {props.masked && (
-        <button type="button" className="secondary" onClick={props.onRemove} disabled={props.busy} aria-label={`Remove the ${props.label.toLowerCase()}`}>
-          Remove
+        <button
+          type="button"
+          className="secondary"
+          onClick={props.onRemove}
+          disabled={props.busy}
+          aria-label={t('integrations.notificationPrefsPage.removeThe', { value: props.label.toLowerCase() })}
+        >
+          {t('integrations.notificationPrefsPage.remove')}
         </button>
       )}
     </div>
@@ -207,7 +226,7 @@ function Secret(props: { label: string; value: string; onChange: (v: string) => 
 }
 
 function Configured({ on, needs }: { on: boolean; needs: string }) {
-  return <p className="muted">{on ? 'Configured.' : `Not configured: it needs ${needs} before it sends anything.`}</p>;
+  return <p className="muted">{on ? t('integrations.notificationPrefsPage.configured') : t('integrations.notificationPrefsPage.notConfiguredItNeedsBefore', { needs })}</p>;
 }
 
 /** The caller's workspaces, each with its rule (or the global channels when it has none). */
@@ -215,11 +234,11 @@ function Rules({ prefs }: { prefs: NotificationPreferences }) {
   const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: async () => must(await api.GET('/api/auth/organization/list')) });
   return (
     <section className="section" aria-labelledby="prefs-rules-h">
-      <h2 id="prefs-rules-h">Workspaces</h2>
-      <p className="muted">A workspace’s rule narrows the channels there: mute it, leave channels out, or hear only of some projects.</p>
-      {workspaces.isPending && <Loading what="workspaces" />}
+      <h2 id="prefs-rules-h">{t('integrations.notificationPrefsPage.workspaces')}</h2>
+      <p className="muted">{t('integrations.notificationPrefsPage.aWorkspaceSRuleNarrows')}</p>
+      {workspaces.isPending && <Loading what={t('integrations.notificationPrefsPage.workspaces2')} />}
       {workspaces.error && <ErrorState error={workspaces.error} />}
-      {workspaces.data?.length === 0 && <Empty>You are in no workspace.</Empty>}
+      {workspaces.data?.length === 0 && <Empty>{t('integrations.notificationPrefsPage.youAreInNoWorkspace')}</Empty>}
       {workspaces.data?.map((w) => (
         <RuleForm key={w.id} workspace={w} prefs={prefs} rule={prefs.workspaces.find((r) => r.workspaceId === w.id) ?? null} />
       ))}
@@ -271,13 +290,13 @@ function RuleForm({ workspace, prefs, rule }: { workspace: Workspace; prefs: Not
   return (
     <form className="stack narrow prefs-rule" onSubmit={onSubmit} aria-labelledby={`${id}-h`} data-workspace={workspace.id}>
       <h3 id={`${id}-h`}>{workspace.name}</h3>
-      <p className="muted">{rule ? 'Your rule for this workspace:' : 'No rule: your channels above apply here. Save to make one.'}</p>
+      <p className="muted">{rule ? t('integrations.notificationPrefsPage.yourRuleForThisWorkspace') : t('integrations.notificationPrefsPage.noRuleYourChannelsAbove')}</p>
       <label className="check">
         <input type="checkbox" checked={f.isActive} onChange={(e) => setF((x) => ({ ...x, isActive: e.target.checked }))} />
-        Notify me about this workspace
+        {t('integrations.notificationPrefsPage.notifyMeAboutThisWorkspace')}
       </label>
       <fieldset>
-        <legend>Channels here</legend>
+        <legend>{t('integrations.notificationPrefsPage.channelsHere')}</legend>
         {CHANNELS.map((c) => (
           <label className="check" key={c}>
             <input
@@ -286,26 +305,26 @@ function RuleForm({ workspace, prefs, rule }: { workspace: Workspace; prefs: Not
               disabled={!enabledOf(prefs, c)}
               onChange={(e) => setF((x) => ({ ...x, channels: { ...x.channels, [c]: e.target.checked } }))}
             />
-            {CHANNEL_NAMES[c]}
-            {!enabledOf(prefs, c) && <span className="hint">(turn it on in Channels first)</span>}
+            {t(`integrations.channel.${c}`)}
+            {!enabledOf(prefs, c) && <span className="hint">{t('integrations.notificationPrefsPage.turnItOnInChannels')}</span>}
           </label>
         ))}
       </fieldset>
       <fieldset>
-        <legend>Projects</legend>
+        <legend>{t('integrations.notificationPrefsPage.projects')}</legend>
         <label className="check">
           <input type="radio" name={`${id}-mode`} checked={f.projectMode === 'all'} onChange={() => setF((x) => ({ ...x, projectMode: 'all' }))} />
-          All projects
+          {t('integrations.notificationPrefsPage.allProjects')}
         </label>
         <label className="check">
           <input type="radio" name={`${id}-mode`} checked={f.projectMode === 'selected'} onChange={() => setF((x) => ({ ...x, projectMode: 'selected' }))} />
-          Selected projects
+          {t('integrations.notificationPrefsPage.selectedProjects')}
         </label>
         {f.projectMode === 'selected' && (
           <div className="prefs-projects">
-            {projects.isPending && <Loading what="projects" />}
+            {projects.isPending && <Loading what={t('integrations.notificationPrefsPage.projects2')} />}
             {projects.error && <ErrorState error={projects.error} />}
-            {projects.data?.length === 0 && <Empty>No projects in this workspace.</Empty>}
+            {projects.data?.length === 0 && <Empty>{t('integrations.notificationPrefsPage.noProjectsInThisWorkspace')}</Empty>}
             {projects.data?.map((p) => (
               <label className="check" key={p.id}>
                 <input type="checkbox" checked={f.selected.has(p.id)} onChange={(e) => toggleProject(p.id, e.target.checked)} />
@@ -319,16 +338,22 @@ function RuleForm({ workspace, prefs, rule }: { workspace: Workspace; prefs: Not
       {remove.error && <ErrorState error={remove.error} />}
       {save.isSuccess && (
         <p className="state" role="status">
-          Rule saved.
+          {t('integrations.notificationPrefsPage.ruleSaved')}
         </p>
       )}
       <div className="actions">
-        <button type="submit" disabled={save.isPending} aria-label={`Save rule for ${workspace.name}`}>
-          Save rule
+        <button type="submit" disabled={save.isPending} aria-label={t('integrations.notificationPrefsPage.saveRuleFor', { name: workspace.name })}>
+          {t('integrations.notificationPrefsPage.saveRule')}
         </button>
         {rule && (
-          <button type="button" className="secondary" onClick={() => remove.mutate()} disabled={remove.isPending} aria-label={`Remove rule for ${workspace.name}`}>
-            Remove rule
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => remove.mutate()}
+            disabled={remove.isPending}
+            aria-label={t('integrations.notificationPrefsPage.removeRuleFor', { name: workspace.name })}
+          >
+            {t('integrations.notificationPrefsPage.removeRule')}
           </button>
         )}
       </div>

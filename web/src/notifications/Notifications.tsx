@@ -6,6 +6,7 @@ import { useLiveEvents } from '../api/live';
 import { navigate } from '../app/router';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { AppLink } from '../ui/AppLink';
+import { formatDateTime, t } from '../i18n';
 
 /** Follows the workspace's live events, so that a `notification` event refreshes the bell (docs/live-events.md). */
 function FollowLive({ workspaceId }: { workspaceId: string }) {
@@ -50,7 +51,7 @@ export function NotificationBell({ workspaceId }: { workspaceId: string | null }
   }, [open]);
 
   const unread = count.data ?? 0;
-  const name = count.data === undefined ? 'Notifications' : `Notifications, ${unread === 0 ? 'none' : unread} unread`;
+  const name = count.data === undefined ? t('integrations.notifications.bell') : t('integrations.notifications.bellUnread', { count: unread });
   return (
     <div className="bell" ref={wrapper}>
       {workspaceId && <FollowLive workspaceId={workspaceId} />}
@@ -105,34 +106,40 @@ function NotificationPanel({ id, workspaceId, unread, onOpened }: { id: string; 
   return (
     <section id={id} className="bell-panel" aria-labelledby={`${id}-h`}>
       <div className="bell-head">
-        <h2 id={`${id}-h`}>Notifications</h2>
+        <h2 id={`${id}-h`}>{t('integrations.notifications.notifications')}</h2>
         <button type="button" className="link" onClick={() => markAll.mutate()} disabled={markAll.isPending || !someUnread}>
-          Mark all read
+          {t('integrations.notifications.markAllRead')}
         </button>
       </div>
       {/* What is assigned to you, by due date: the page the notifications are mostly about. */}
       {workspaceId && (
         <AppLink to={`/w/${workspaceId}/my-work`} className="bell-my-work" onClick={onOpened}>
-          My work: your tasks by due date
+          {t('integrations.notifications.myWorkYourTasksBy')}
         </AppLink>
       )}
-      {list.isPending && <Loading what="notifications" />}
+      {list.isPending && <Loading what={t('integrations.notifications.notifications2')} />}
       {list.error && <ErrorState error={list.error} />}
       {(markRead.error ?? markAll.error) && <ErrorState error={markRead.error ?? markAll.error} />}
-      {list.data?.length === 0 && <Empty>No notifications yet.</Empty>}
+      {list.data?.length === 0 && <Empty>{t('integrations.notifications.noNotificationsYet')}</Empty>}
       {list.data && list.data.length > 0 && (
         <ul className="notifications">
           {list.data.map((n) => (
             <li key={n.id} className={n.isRead ? 'read' : 'unread'} data-notification={n.id}>
               <button type="button" className="notification-open" onClick={() => openOne(n)}>
-                <span className="visually-hidden">{n.isRead ? 'Read: ' : 'Unread: '}</span>
+                <span className="visually-hidden">{n.isRead ? t('integrations.notifications.read') : t('integrations.notifications.unread')}</span>
                 <strong>{n.title}</strong>
                 <span className="notification-content">{n.content}</span>
-                <time dateTime={n.createdAt}>{new Date(n.createdAt).toLocaleString()}</time>
+                <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
               </button>
               {!n.isRead && (
-                <button type="button" className="link" onClick={() => markRead.mutate(n)} disabled={markRead.isPending} aria-label={`Mark read: ${n.title}`}>
-                  Mark read
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => markRead.mutate(n)}
+                  disabled={markRead.isPending}
+                  aria-label={t('integrations.notifications.markRead2', { title: n.title })}
+                >
+                  {t('integrations.notifications.markRead')}
                 </button>
               )}
             </li>

@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react';
+import { t } from '../i18n';
 
 /**
  * An invitation's accept link in a read-only field with a "Copy link" button: copied with the
@@ -25,16 +26,18 @@ export function InviteLink({ link, email }: { link: string; email: string }) {
   };
   return (
     <div className="invite-link">
-      <label htmlFor={id}>Invitation link for {email}</label>
+      <label htmlFor={id}>
+        {t('people.inviteLink.invitationLinkFor')} {email}
+      </label>
       <div className="actions">
         <input id={id} ref={field} className="mono" type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" className="secondary" onClick={() => void copy()} aria-label={`Copy link for ${email}`}>
-          Copy link
+        <button type="button" className="secondary" onClick={() => void copy()} aria-label={t('people.inviteLink.copyLinkFor', { email })}>
+          {t('people.inviteLink.copyLink')}
         </button>
       </div>
       <span className="muted" aria-live="polite">
-        {copied === 'copied' && 'Link copied.'}
-        {copied === 'selected' && 'The link is selected: copy it with Ctrl+C (⌘C).'}
+        {copied === 'copied' && t('people.inviteLink.linkCopied')}
+        {copied === 'selected' && t('people.inviteLink.theLinkIsSelectedCopy')}
       </span>
     </div>
   );

@@ -11,6 +11,7 @@ import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { useSession } from '../api/session';
 import { InviteLink } from './InviteLink';
+import { t as tr } from '../i18n';
 
 /** The static roles (docs/decisions-local.md, "Roles and permissions"); a workspace's custom roles come after them. */
 const STATIC_ROLES = ['owner', 'admin', 'member', 'viewer'];
@@ -35,22 +36,22 @@ export function PeoplePage({ workspaceId }: { workspaceId: string }) {
               navigate(`/w/${workspaceId}`);
             }}
           >
-            ← Projects
+            {tr('people.peoplePage.projects')}
           </a>
         </p>
-        <h1>People</h1>
+        <h1>{tr('people.peoplePage.people')}</h1>
         <Members workspaceId={workspaceId} roleNames={roleNames} canUpdate={can('member', 'update')} canDelete={can('member', 'delete')} />
         {(can('invitation', 'create') || can('invitation', 'cancel')) && (
           <Invitations workspaceId={workspaceId} roleNames={roleNames} canCreate={can('invitation', 'create')} canCancel={can('invitation', 'cancel')} />
         )}
         <Teams workspaceId={workspaceId} canCreate={can('team', 'create')} canUpdate={can('team', 'update')} canDelete={can('team', 'delete')} />
         <section className="section" aria-labelledby="roles-h">
-          <h2 id="roles-h">Custom roles</h2>
-          {roles.isPending && <Loading what="roles" />}
+          <h2 id="roles-h">{tr('people.peoplePage.customRoles')}</h2>
+          {roles.isPending && <Loading what={tr('people.peoplePage.roles')} />}
           {roles.error && <ErrorState error={roles.error} />}
-          {roles.data?.length === 0 && <Empty>No custom roles: the built-in roles are owner, admin, member and viewer.</Empty>}
+          {roles.data?.length === 0 && <Empty>{tr('people.peoplePage.noCustomRolesTheBuilt')}</Empty>}
           {roles.data && roles.data.length > 0 && (
-            <ul className="rows" aria-label="Custom roles">
+            <ul className="rows" aria-label={tr('people.peoplePage.customRoles')}>
               {roles.data.map((r) => (
                 <li key={r.id} className="row">
                   <div className="row-main">
@@ -99,12 +100,12 @@ function Members({ workspaceId, roleNames, canUpdate, canDelete }: { workspaceId
   const me = session.data?.user.id;
   return (
     <section className="section" aria-labelledby="members-h">
-      <h2 id="members-h">Members</h2>
-      {members.isPending && <Loading what="members" />}
+      <h2 id="members-h">{tr('people.peoplePage.members')}</h2>
+      {members.isPending && <Loading what={tr('people.peoplePage.members2')} />}
       {members.error && <ErrorState error={members.error} />}
-      {members.data?.length === 0 && <Empty>No members.</Empty>}
+      {members.data?.length === 0 && <Empty>{tr('people.peoplePage.noMembers')}</Empty>}
       {members.data && members.data.length > 0 && (
-        <ul className="rows" aria-label="Members">
+        <ul className="rows" aria-label={tr('people.peoplePage.members')}>
           {members.data.map((m) => (
             <MemberRow
               key={m.id}
@@ -147,12 +148,12 @@ function MemberRow(props: {
       <div className="row-main">
         <strong>
           {who}
-          {props.isMe && ' (you)'}
+          {props.isMe && tr('people.peoplePage.you')}
         </strong>
         <span className="muted">{m.user.email}</span>
       </div>
       {props.canUpdate ? (
-        <select aria-label={`Role of ${whoFully}`} value={m.role} onChange={(e) => props.onRole(e.target.value)} disabled={props.busy} className="compact">
+        <select aria-label={tr('people.peoplePage.roleOf', { whoFully })} value={m.role} onChange={(e) => props.onRole(e.target.value)} disabled={props.busy} className="compact">
           {options.map((r) => (
             <option key={r} value={r}>
               {r}
@@ -164,16 +165,18 @@ function MemberRow(props: {
       )}
       {props.canDelete && (
         <ConfirmDialog
-          label="Remove"
-          ariaLabel={`Remove ${whoFully}`}
-          title={`Remove ${whoFully}?`}
-          confirmLabel="Remove"
-          cancelLabel="Keep"
+          label={tr('people.peoplePage.remove')}
+          ariaLabel={tr('people.peoplePage.remove2', { whoFully })}
+          title={tr('people.peoplePage.remove3', { whoFully })}
+          confirmLabel={tr('people.peoplePage.remove')}
+          cancelLabel={tr('people.peoplePage.keep')}
           onConfirm={props.onRemove}
           isDisabled={props.busy}
           className="secondary"
         >
-          <p>{who} loses access to the workspace and its projects.</p>
+          <p>
+            {who} {tr('people.peoplePage.losesAccessToTheWorkspace')}
+          </p>
         </ConfirmDialog>
       )}
     </li>
@@ -196,10 +199,10 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
   const answered = (inv: InvitationSent, again: boolean) => {
     if (inv.emailSent) {
       setUnsent(null);
-      setNotice(again ? `Invitation emailed again to ${inv.email}.` : `Invitation emailed to ${inv.email}.`);
+      setNotice(again ? tr('people.peoplePage.emailedAgain', { email: inv.email }) : tr('people.peoplePage.emailed', { email: inv.email }));
     } else {
       setUnsent({ id: inv.id, email: inv.email, link: inv.link });
-      setNotice(`Invitation for ${inv.email} created. The email was not sent because this instance has no email server: share the link below with them.`);
+      setNotice(tr('people.peoplePage.createdNoEmail', { email: inv.email }));
     }
   };
   const invite = useMutation({
@@ -221,7 +224,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
     mutationFn: async (inv: Invitation) => must(await api.POST('/api/auth/organization/cancel-invitation', { body: { invitationId: inv.id } })),
     onSuccess: (inv) => {
       setUnsent((u) => (u?.id === inv.id ? null : u));
-      setNotice(`Invitation to ${inv.email} canceled.`);
+      setNotice(tr('people.peoplePage.canceled', { email: inv.email }));
     },
     onSettled: refresh,
   });
@@ -235,16 +238,16 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
   const error = invite.error ?? resend.error ?? cancel.error;
   return (
     <section className="section" aria-labelledby="invitations-h">
-      <h2 id="invitations-h">Invitations</h2>
+      <h2 id="invitations-h">{tr('people.peoplePage.invitations')}</h2>
       {canCreate && (
-        <form className="inline-form" onSubmit={onSubmit} aria-label="Invite someone">
+        <form className="inline-form" onSubmit={onSubmit} aria-label={tr('people.peoplePage.inviteSomeone')}>
           <label>
-            Email to invite
-            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" placeholder="grace@example.com" />
+            {tr('people.peoplePage.emailToInvite')}
+            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" placeholder={tr('people.peoplePage.graceExampleCom')} />
           </label>
           {/* Labelled by `for`, not by nesting: a nested select's chosen option would join its name. */}
           <div className="field compact">
-            <label htmlFor={roleId}>Role</label>
+            <label htmlFor={roleId}>{tr('people.peoplePage.role')}</label>
             <select id={roleId} value={role} onChange={(e) => setRole(e.target.value)}>
               {roleNames.map((r) => (
                 <option key={r} value={r}>
@@ -254,7 +257,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
             </select>
           </div>
           <button type="submit" disabled={invite.isPending}>
-            Invite
+            {tr('people.peoplePage.invite')}
           </button>
         </form>
       )}
@@ -263,30 +266,42 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
         {notice}
       </p>
       {unsent && <InviteLink link={unsent.link} email={unsent.email} />}
-      <h3>Pending</h3>
-      {invitations.isPending && <Loading what="invitations" />}
+      <h3>{tr('people.peoplePage.pending')}</h3>
+      {invitations.isPending && <Loading what={tr('people.peoplePage.invitations2')} />}
       {invitations.error && <ErrorState error={invitations.error} />}
-      {pending?.length === 0 && <Empty>No pending invitations.</Empty>}
+      {pending?.length === 0 && <Empty>{tr('people.peoplePage.noPendingInvitations')}</Empty>}
       {pending && pending.length > 0 && (
-        <ul className="rows" aria-label="Pending invitations">
+        <ul className="rows" aria-label={tr('people.peoplePage.pendingInvitations')}>
           {pending.map((inv) => (
             <li key={inv.id} className="row">
               <div className="row-main">
                 <strong>{inv.email}</strong>
                 <span className="muted">
-                  {inv.role} · expires {when(inv.expiresAt)}
+                  {inv.role} {tr('people.peoplePage.expires')} {when(inv.expiresAt)}
                 </span>
                 {/* Each pending invitation's accept link (list-invitations answers it), to hand over again; the one just made is under the notice. */}
                 {inv.id !== unsent?.id && <InviteLink link={inv.link} email={inv.email} />}
               </div>
               {canCreate && (
-                <button type="button" className="secondary" onClick={() => resend.mutate(inv)} disabled={resend.isPending} aria-label={`Resend the invitation to ${inv.email}`}>
-                  Resend
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => resend.mutate(inv)}
+                  disabled={resend.isPending}
+                  aria-label={tr('people.peoplePage.resendTheInvitationTo', { email: inv.email })}
+                >
+                  {tr('people.peoplePage.resend')}
                 </button>
               )}
               {canCancel && (
-                <button type="button" className="secondary" onClick={() => cancel.mutate(inv)} disabled={cancel.isPending} aria-label={`Cancel the invitation to ${inv.email}`}>
-                  Cancel
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => cancel.mutate(inv)}
+                  disabled={cancel.isPending}
+                  aria-label={tr('people.peoplePage.cancelTheInvitationTo', { email: inv.email })}
+                >
+                  {tr('people.peoplePage.cancel')}
                 </button>
               )}
             </li>
@@ -319,24 +334,26 @@ function Teams({ workspaceId, canCreate, canUpdate, canDelete }: { workspaceId: 
   };
   return (
     <section className="section" aria-labelledby="teams-h">
-      <h2 id="teams-h">Teams</h2>
-      {teams.isPending && <Loading what="teams" />}
+      <h2 id="teams-h">{tr('people.peoplePage.teams')}</h2>
+      {teams.isPending && <Loading what={tr('people.peoplePage.teams2')} />}
       {teams.error && <ErrorState error={teams.error} />}
-      {teams.data?.length === 0 && <Empty>No teams yet.</Empty>}
+      {teams.data?.length === 0 && <Empty>{tr('people.peoplePage.noTeamsYet')}</Empty>}
       {teams.data && teams.data.length > 0 && (
-        <ul className="rows" aria-label="Teams">
+        <ul className="rows" aria-label={tr('people.peoplePage.teams')}>
           {teams.data.map((t) => (
             <li key={t.id} className="row">
               <div className="row-main">
                 <strong>{t.name}</strong>
-                <span className="muted">since {when(t.createdAt)}</span>
+                <span className="muted">
+                  {tr('people.peoplePage.since')} {when(t.createdAt)}
+                </span>
                 <TeamMembers workspaceId={workspaceId} team={t} canUpdate={canUpdate} />
               </div>
               {canDelete && (
                 <ConfirmDialog
-                  label="Delete"
-                  title={`Delete the team ${t.name}?`}
-                  confirmLabel={`Yes, delete ${t.name}`}
+                  label={tr('people.peoplePage.delete')}
+                  title={tr('people.peoplePage.deleteTheTeam', { name: t.name })}
+                  confirmLabel={tr('people.peoplePage.yesDelete', { name: t.name })}
                   onConfirm={() => remove.mutate(t.id)}
                   isDisabled={remove.isPending}
                 />
@@ -348,11 +365,11 @@ function Teams({ workspaceId, canCreate, canUpdate, canDelete }: { workspaceId: 
       {canCreate && (
         <form className="inline-form" onSubmit={onSubmit}>
           <label>
-            New team
-            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Design" />
+            {tr('people.peoplePage.newTeam')}
+            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder={tr('people.peoplePage.design')} />
           </label>
           <button type="submit" disabled={create.isPending}>
-            Create team
+            {tr('people.peoplePage.createTeam')}
           </button>
         </form>
       )}
@@ -391,9 +408,9 @@ function TeamMembers({ workspaceId, team, canUpdate }: { workspaceId: string; te
   return (
     <div className="team-members">
       {inTeam.error && <ErrorState error={inTeam.error} />}
-      {inTeam.data?.length === 0 && <span className="muted">No members.</span>}
+      {inTeam.data?.length === 0 && <span className="muted">{tr('people.peoplePage.noMembers')}</span>}
       {inTeam.data && inTeam.data.length > 0 && (
-        <ul className="chips" aria-label={`Members of ${team.name}`}>
+        <ul className="chips" aria-label={tr('people.peoplePage.membersOf', { name: team.name })}>
           {inTeam.data.map((r) => (
             <li key={r.id} className="chip">
               {nameOf(r.userId)}
@@ -401,7 +418,7 @@ function TeamMembers({ workspaceId, team, canUpdate }: { workspaceId: string; te
                 <button
                   type="button"
                   className="link"
-                  aria-label={`Remove ${nameOf(r.userId)} from ${team.name}`}
+                  aria-label={tr('people.peoplePage.removeFrom', { nameOf: nameOf(r.userId), name: team.name })}
                   onClick={() => remove.mutate(r.userId)}
                   disabled={remove.isPending}
                 >
@@ -420,8 +437,8 @@ function TeamMembers({ workspaceId, team, canUpdate }: { workspaceId: string; te
             add.mutate();
           }}
         >
-          <select aria-label={`Add a member to ${team.name}`} value={userId} onChange={(e) => setUserId(e.target.value)} required>
-            <option value="">Add a member…</option>
+          <select aria-label={tr('people.peoplePage.addAMemberTo', { name: team.name })} value={userId} onChange={(e) => setUserId(e.target.value)} required>
+            <option value="">{tr('people.peoplePage.addAMember')}</option>
             {others.map((m) => (
               <option key={m.userId} value={m.userId}>
                 {m.user.name || m.user.email}
@@ -429,7 +446,7 @@ function TeamMembers({ workspaceId, team, canUpdate }: { workspaceId: string; te
             ))}
           </select>
           <button type="submit" className="secondary" disabled={add.isPending || !userId}>
-            Add
+            {tr('people.peoplePage.add')}
           </button>
         </form>
       )}

@@ -6,6 +6,7 @@ import { navigate } from '../app/router';
 import { useProjects } from '../api/workspace-queries';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { notForShortcuts } from '../shell/Shortcuts';
+import { t } from '../i18n';
 
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -37,9 +38,9 @@ export function SearchButton({ workspaceId }: { workspaceId: string | null }) {
           setOpen(true);
         }}
       >
-        <span className="search-label">Search</span>{' '}
+        <span className="search-label">{t('people.search.search')}</span>{' '}
         <kbd aria-hidden="true" className="shortcut">
-          {MAC ? '⌘K' : 'Ctrl K'}
+          {MAC ? t('people.search.k') : t('people.search.ctrlK')}
         </kbd>
       </button>
       {open && (
@@ -69,9 +70,24 @@ function useDebounced(value: string, ms: number): string {
 type Hit = { kind: 'task'; task: Task } | { kind: 'comment'; comment: SearchComment } | { kind: 'project'; project: Project };
 
 const GROUPS = [
-  { kind: 'task', label: 'Tasks' },
-  { kind: 'comment', label: 'Comments' },
-  { kind: 'project', label: 'Projects' },
+  {
+    kind: 'task',
+    get label() {
+      return t('people.search.group.task');
+    },
+  },
+  {
+    kind: 'comment',
+    get label() {
+      return t('people.search.group.comment');
+    },
+  },
+  {
+    kind: 'project',
+    get label() {
+      return t('people.search.group.project');
+    },
+  },
 ] as const;
 
 /**
@@ -182,17 +198,17 @@ function SearchDialog({ workspaceId, onClose: done }: { workspaceId: string | nu
       onClick={(e) => e.target === ref.current && onClose(false)}
     >
       <h2 id={`${id}-title`} className="visually-hidden">
-        Search
+        {t('people.search.search')}
       </h2>
       <input
         type="search"
         role="combobox"
-        aria-label="Search tasks, comments and projects"
+        aria-label={t('people.search.searchTasksCommentsAndProjects')}
         aria-expanded={hits.length > 0}
         aria-controls={`${id}-results`}
         aria-autocomplete="list"
         aria-activedescendant={hits.length ? optionId(active) : undefined}
-        placeholder="Search, or a task key like MILL-2"
+        placeholder={t('people.search.searchOrATaskKey')}
         value={text}
         ref={input}
         onChange={(e) => {
@@ -202,13 +218,18 @@ function SearchDialog({ workspaceId, onClose: done }: { workspaceId: string | nu
         onKeyDown={onKeyDown}
       />
       <div className="search-body">
-        {!workspaceId && <Empty>Open or create a workspace to search it.</Empty>}
-        {workspaceId && !text.trim() && <p className="state hint">Type a word, or a task key like MILL-2. Arrows choose, Enter opens, Escape closes.</p>}
-        {search.isFetching && text.trim() && <Loading what="results" />}
+        {!workspaceId && <Empty>{t('people.search.openOrCreateAWorkspace')}</Empty>}
+        {workspaceId && !text.trim() && <p className="state hint">{t('people.search.typeAWordOrA')}</p>}
+        {search.isFetching && text.trim() && <Loading what={t('people.search.results')} />}
         {search.error && <ErrorState error={search.error} />}
         {openError !== null && <ErrorState error={openError} />}
-        {current && search.data && hits.length === 0 && <Empty>Nothing found for “{q}”.</Empty>}
-        <div id={`${id}-results`} role="listbox" aria-label="Results" className="search-results" hidden={hits.length === 0}>
+        {current && search.data && hits.length === 0 && (
+          <Empty>
+            {t('people.search.nothingFoundFor')}
+            {q}”.
+          </Empty>
+        )}
+        <div id={`${id}-results`} role="listbox" aria-label={t('people.search.results2')} className="search-results" hidden={hits.length === 0}>
           {GROUPS.map(({ kind, label }) => {
             const group = hits.filter((h) => h.kind === kind);
             if (!group.length) return null;

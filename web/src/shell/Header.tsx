@@ -9,6 +9,7 @@ import { Button, Header as MenuHeader, Menu, MenuItem, MenuSection, MenuTrigger,
 import { setTheme, useTheme, type ThemeChoice } from '../ui/theme';
 import { Avatar } from '../ui/avatar';
 import { ShortcutsSheet, showShortcuts } from './Shortcuts';
+import { t as tr } from '../i18n';
 
 /** The top bar: the workspace switcher, search (Ctrl-K), the notifications bell, the account (the user's name) and sign-out. */
 export function Header({ workspaceId, title }: { workspaceId: string | null; title?: string }) {
@@ -47,9 +48,9 @@ export function Header({ workspaceId, title }: { workspaceId: string | null; tit
         Tandem
       </a>
       <label className="switcher">
-        <span className="visually-hidden">Workspace</span>
+        <span className="visually-hidden">{tr('account.header.workspace')}</span>
         <select value={workspaceId ?? ''} onChange={(e) => e.target.value && navigate(`/w/${e.target.value}`)} disabled={!workspaces.data?.length}>
-          {!workspaceId && <option value="">Choose a workspace</option>}
+          {!workspaceId && <option value="">{tr('account.header.chooseAWorkspace')}</option>}
           {workspaces.data?.map((w) => (
             <option key={w.id} value={w.id}>
               {w.name}
@@ -69,11 +70,7 @@ export function Header({ workspaceId, title }: { workspaceId: string | null; tit
   );
 }
 
-const THEMES: { id: ThemeChoice; name: string }[] = [
-  { id: 'system', name: 'System theme' },
-  { id: 'light', name: 'Light' },
-  { id: 'dark', name: 'Dark' },
-];
+const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];
 
 /** The account menu (React Aria Menu: arrow keys, Escape returns focus to its button): pages of the account, the theme, sign-out. */
 function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void }) {
@@ -82,7 +79,7 @@ function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void 
     <MenuTrigger>
       <Button className="account-button">
         <Avatar name={name} />
-        <span className="visually-hidden">Your account: </span>
+        <span className="visually-hidden">{tr('account.header.yourAccount')} </span>
         <span className="account-name">{name}</span>
       </Button>
       <Popover className="menu-popover" placement="bottom end">
@@ -96,13 +93,13 @@ function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void 
           }}
         >
           <MenuItem id="account" className="menu-item">
-            Account
+            {tr('account.header.account')}
           </MenuItem>
           <MenuItem id="notifications" className="menu-item">
-            Notification settings
+            {tr('account.header.notificationSettings')}
           </MenuItem>
           <MenuItem id="shortcuts" className="menu-item">
-            Keyboard shortcuts <kbd className="shortcut">?</kbd>
+            {tr('account.header.keyboardShortcuts')} <kbd className="shortcut">?</kbd>
           </MenuItem>
           <Separator className="menu-separator" />
           <MenuSection
@@ -113,16 +110,16 @@ function AccountMenu({ name, onSignOut }: { name: string; onSignOut: () => void 
               if (k) setTheme(k as ThemeChoice);
             }}
           >
-            <MenuHeader className="menu-header">Theme</MenuHeader>
-            {THEMES.map((t) => (
-              <MenuItem key={t.id} id={t.id} className="menu-item">
-                {t.name}
+            <MenuHeader className="menu-header">{tr('account.header.theme')}</MenuHeader>
+            {THEMES.map((choice) => (
+              <MenuItem key={choice} id={choice} className="menu-item">
+                {tr(`account.header.theme.${choice}`)}
               </MenuItem>
             ))}
           </MenuSection>
           <Separator className="menu-separator" />
           <MenuItem id="sign-out" className="menu-item">
-            Sign out
+            {tr('account.header.signOut')}
           </MenuItem>
         </Menu>
       </Popover>

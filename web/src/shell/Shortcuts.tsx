@@ -1,5 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { Button, Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { t } from '../i18n';
 
 /**
  * Whether a key press belongs to something else: typing in a field, a key with Ctrl, Alt or ⌘ (the
@@ -14,29 +15,34 @@ export function notForShortcuts(e: KeyboardEvent): boolean {
 }
 
 /** The shortcuts, as the sheet lists them. */
-const SHEET: { title: string; keys: [string[], string][] }[] = [
+const sheet = (): { id: string; title: string; keys: [string[], string][] }[] => [
   {
-    title: 'Anywhere',
+    id: 'anywhere',
+    title: t('account.shortcuts.anywhere'),
     keys: [
-      [['?'], 'Show this list'],
-      [['/'], 'Search'],
-      [['Ctrl', 'K'], 'Search (⌘K on a Mac)'],
+      [['?'], t('account.shortcuts.showThisList')],
+      [['/'], t('account.shortcuts.search')],
+      [['Ctrl', 'K'], t('account.shortcuts.searchMac')],
     ],
   },
   {
-    title: 'Board and list',
+    id: 'board',
+    title: t('account.shortcuts.boardAndList'),
     keys: [
-      [['j'], 'Next task'],
-      [['k'], 'Previous task'],
-      [['Enter'], 'Open the task'],
-      [['e'], 'Edit the task’s title'],
-      [['c'], 'Create a task (in the column of the task in focus)'],
-      [['x'], 'Select the task, or take it out of the selection'],
-      [['Shift', 'click'], 'Select every task from the last one selected'],
-      [['Esc'], 'Clear the selection; close the task'],
+      [['j'], t('account.shortcuts.nextTask')],
+      [['k'], t('account.shortcuts.previousTask')],
+      [['Enter'], t('account.shortcuts.openTask')],
+      [['e'], t('account.shortcuts.editTitle')],
+      [['c'], t('account.shortcuts.createTask')],
+      [['x'], t('account.shortcuts.toggleSelect')],
+      [['Shift', 'click'], t('account.shortcuts.selectRange')],
+      [['Esc'], t('account.shortcuts.escape')],
     ],
   },
 ];
+const NAMED_KEYS = ['Ctrl', 'Enter', 'Shift', 'click', 'Esc'] as const;
+/** A key as the reader's keyboard labels it (Ctrl is Strg in German). */
+const keyName = (k: string) => ((NAMED_KEYS as readonly string[]).includes(k) ? t(`account.shortcuts.key.${k as (typeof NAMED_KEYS)[number]}`) : k);
 
 let open = false;
 const watchers = new Set<() => void>();
@@ -71,10 +77,10 @@ export function ShortcutsSheet() {
         <Dialog className="dialog">
           {({ close }) => (
             <>
-              <Heading slot="title">Keyboard shortcuts</Heading>
-              {SHEET.map((group) => (
-                <section key={group.title} aria-labelledby={`keys-${group.title}`}>
-                  <h3 id={`keys-${group.title}`}>{group.title}</h3>
+              <Heading slot="title">{t('account.shortcuts.keyboardShortcuts')}</Heading>
+              {sheet().map((group) => (
+                <section key={group.id} aria-labelledby={`keys-${group.id}`}>
+                  <h3 id={`keys-${group.id}`}>{group.title}</h3>
                   <dl className="shortcut-list">
                     {group.keys.map(([keys, what]) => (
                       <div key={what}>
@@ -82,7 +88,7 @@ export function ShortcutsSheet() {
                           {keys.map((k, i) => (
                             <span key={k}>
                               {i > 0 && ' + '}
-                              <kbd>{k}</kbd>
+                              <kbd>{keyName(k)}</kbd>
                             </span>
                           ))}
                         </dt>
@@ -94,7 +100,7 @@ export function ShortcutsSheet() {
               ))}
               <div className="dialog-actions">
                 <Button className="secondary" onPress={close} autoFocus>
-                  Close
+                  {t('account.shortcuts.close')}
                 </Button>
               </div>
             </>

@@ -7,6 +7,7 @@ import type { Task } from '../api/types';
 import { ConfirmModal } from '../ui/ConfirmDialog';
 import { toast } from '../ui/toast';
 import { focusWhenShown } from '../board/card-focus';
+import { t as tr } from '../i18n';
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -25,12 +26,12 @@ async function setStatus(queryClient: QueryClient, task: Task, status: string): 
 export async function unarchive(queryClient: QueryClient, task: Task, status: string, key: string): Promise<boolean> {
   try {
     await setStatus(queryClient, task, status);
-    toast.show({ title: `Restored ${key}` });
+    toast.show({ title: tr('task.taskActions.restored', { key }) });
     // The restored card takes the focus (the toast's Undo that had it is gone).
     focusWhenShown(task.id);
     return true;
   } catch (err) {
-    toast.show({ title: `Could not restore ${key}`, description: messageOf(err), tone: 'error' });
+    toast.show({ title: tr('task.taskActions.couldNotRestore', { key }), description: messageOf(err), tone: 'error' });
     return false;
   }
 }
@@ -55,13 +56,16 @@ export function TaskActions({ workspaceId, task, taskKey, onClose }: { workspace
     try {
       await setStatus(queryClient, task, 'archived');
     } catch (err) {
-      toast.show({ title: `Could not archive ${taskKey}`, description: messageOf(err), tone: 'error' });
+      toast.show({ title: tr('task.taskActions.couldNotArchive', { taskKey }), description: messageOf(err), tone: 'error' });
       return;
     } finally {
       setBusy(false);
     }
     onClose();
-    toast.show({ title: `Archived ${taskKey}`, action: { label: 'Undo', run: () => void unarchive(queryClient, task, before, taskKey) } });
+    toast.show({
+      title: tr('task.taskActions.archived', { taskKey }),
+      action: { label: tr('task.taskActions.undo'), run: () => void unarchive(queryClient, task, before, taskKey) },
+    });
   };
 
   const remove = async () => {
@@ -69,7 +73,7 @@ export function TaskActions({ workspaceId, task, taskKey, onClose }: { workspace
     try {
       must(await api.DELETE('/api/task/{id}', { params: { path: { id: task.id } } }));
     } catch (err) {
-      toast.show({ title: `Could not delete ${taskKey}`, description: messageOf(err), tone: 'error' });
+      toast.show({ title: tr('task.taskActions.couldNotDelete', { taskKey }), description: messageOf(err), tone: 'error' });
       return;
     } finally {
       setBusy(false);
@@ -79,14 +83,14 @@ export function TaskActions({ workspaceId, task, taskKey, onClose }: { workspace
     queryClient.setQueryData<Task[]>(['tasks', task.projectId], (list) => list?.filter((t) => t.id !== task.id));
     onClose();
     await queryClient.invalidateQueries({ queryKey: ['tasks', task.projectId] });
-    toast.show({ title: `Deleted ${taskKey}` });
+    toast.show({ title: tr('task.taskActions.deleted', { taskKey }) });
   };
 
   return (
     <>
       <MenuTrigger>
-        <Button className="secondary task-actions-button" aria-label={`Actions for ${taskKey}`} isDisabled={busy}>
-          Actions ▾
+        <Button className="secondary task-actions-button" aria-label={tr('task.taskActions.actionsFor', { taskKey })} isDisabled={busy}>
+          {tr('task.taskActions.actions')}
         </Button>
         <Popover className="menu-popover" placement="bottom end">
           <Menu
@@ -98,19 +102,28 @@ export function TaskActions({ workspaceId, task, taskKey, onClose }: { workspace
           >
             {canArchive && (
               <MenuItem id="archive" className="menu-item">
-                Archive task
+                {tr('task.taskActions.archiveTask')}
               </MenuItem>
             )}
             {canDelete && (
               <MenuItem id="delete" className="menu-item">
-                Delete task
+                {tr('task.taskActions.deleteTask')}
               </MenuItem>
             )}
           </Menu>
         </Popover>
       </MenuTrigger>
-      <ConfirmModal isOpen={asking} onOpenChange={setAsking} title={`Delete ${taskKey}?`} confirmLabel="Delete task" onConfirm={() => void remove()}>
-        <p>“{task.title}” cannot be brought back. To keep it out of sight instead, archive it.</p>
+      <ConfirmModal
+        isOpen={asking}
+        onOpenChange={setAsking}
+        title={tr('task.taskActions.delete', { taskKey })}
+        confirmLabel={tr('task.taskActions.deleteTask')}
+        onConfirm={() => void remove()}
+      >
+        <p>
+          “{task.title}
+          {tr('task.taskActions.cannotBeBroughtBackTo')}
+        </p>
       </ConfirmModal>
     </>
   );

@@ -8,6 +8,7 @@ import { Avatar } from '../ui/avatar';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Markdown } from '../ui/Markdown';
 import { ErrorState, Loading } from '../ui/States';
+import { formatDateTime, t } from '../i18n';
 
 type Comment = { id: string; userId: string | null; content: string | null; createdAt: string; externalUserName: string | null };
 
@@ -15,9 +16,9 @@ type Comment = { id: string; userId: string | null; content: string | null; crea
 function authorName(c: Comment, members: Member[] | undefined): string {
   if (c.userId) {
     const m = members?.find((x) => x.userId === c.userId);
-    return m?.user?.name ?? (members ? 'Former member' : '…');
+    return m?.user?.name ?? (members ? t('task.taskComments.formerMember') : '…');
   }
-  return c.externalUserName ?? 'Unknown author';
+  return c.externalUserName ?? t('task.taskComments.unknownAuthor');
 }
 
 /** A task's comments, oldest first: each with its author and time, in Markdown; add one; edit or delete your own. */
@@ -48,10 +49,10 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
   });
   return (
     <section aria-labelledby="comments-h">
-      <h3 id="comments-h">Comments</h3>
-      {comments.isPending && <Loading what="comments" />}
+      <h3 id="comments-h">{t('task.taskComments.comments')}</h3>
+      {comments.isPending && <Loading what={t('task.taskComments.comments2')} />}
       {comments.error && <ErrorState error={comments.error} />}
-      {comments.data?.length === 0 && <p className="state">No comments yet.</p>}
+      {comments.data?.length === 0 && <p className="state">{t('task.taskComments.noCommentsYet')}</p>}
       <ul className="comments">
         {comments.data?.map((c) => (
           <CommentItem
@@ -74,12 +75,12 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
           className="stack"
         >
           <label>
-            Add a comment
+            {t('task.taskComments.addAComment')}
             <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
           </label>
           {add.error && <ErrorState error={add.error} />}
           <button type="submit" disabled={add.isPending || !comment.trim()}>
-            Comment
+            {t('task.taskComments.comment')}
           </button>
         </form>
       )}
@@ -114,8 +115,8 @@ function CommentItem(props: { comment: Comment; author: string; mine: boolean; o
       <div className="comment-head">
         <Avatar name={author} />
         <span className="comment-author">{author}</span>
-        <time dateTime={c.createdAt} title={created.toLocaleString()}>
-          {created.toLocaleString()}
+        <time dateTime={c.createdAt} title={formatDateTime(created)}>
+          {formatDateTime(created)}
         </time>
       </div>
       {editing ? (
@@ -139,12 +140,12 @@ function CommentItem(props: { comment: Comment; author: string; mine: boolean; o
           }}
         >
           <label>
-            <span className="visually-hidden">Edit your comment (Markdown)</span>
+            <span className="visually-hidden">{t('task.taskComments.editYourCommentMarkdown')}</span>
             <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} autoFocus />
           </label>
           <div className="actions">
             <button type="submit" disabled={!text.trim()}>
-              Save comment
+              {t('task.taskComments.saveComment')}
             </button>
             <button
               type="button"
@@ -154,7 +155,7 @@ function CommentItem(props: { comment: Comment; author: string; mine: boolean; o
                 close();
               }}
             >
-              Cancel
+              {t('task.taskComments.cancel')}
             </button>
           </div>
         </form>
@@ -174,10 +175,16 @@ function CommentItem(props: { comment: Comment; author: string; mine: boolean; o
                   setEditing(true);
                 }}
               >
-                Edit comment
+                {t('task.taskComments.editComment')}
               </button>
-              <ConfirmDialog label="Delete comment" title="Delete this comment?" confirmLabel="Delete" onConfirm={props.onDelete} className="link">
-                <p>It is removed for everyone; this cannot be undone.</p>
+              <ConfirmDialog
+                label={t('task.taskComments.deleteComment')}
+                title={t('task.taskComments.deleteThisComment')}
+                confirmLabel={t('task.taskComments.delete')}
+                onConfirm={props.onDelete}
+                className="link"
+              >
+                <p>{t('task.taskComments.itIsRemovedForEveryone')}</p>
               </ConfirmDialog>
             </span>
           )}

@@ -2,18 +2,27 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { Task } from '../api/types';
 import { Markdown } from '../ui/Markdown';
+import { t as tr } from '../i18n';
 
 /** What a toolbar button does to the selection: wrap it, or start each of its lines with a prefix. */
 type Edit = { wrap: [string, string]; empty: string } | { prefix: string; empty: string };
 
-const TOOLS: { name: string; text: string; edit: Edit }[] = [
-  { name: 'Bold', text: 'B', edit: { wrap: ['**', '**'], empty: 'bold text' } },
-  { name: 'Italic', text: 'I', edit: { wrap: ['_', '_'], empty: 'italic text' } },
-  { name: 'Heading', text: 'H', edit: { prefix: '### ', empty: 'Heading' } },
-  { name: 'Bulleted list', text: '•', edit: { prefix: '- ', empty: 'item' } },
-  { name: 'Task list', text: '☐', edit: { prefix: '- [ ] ', empty: 'task' } },
-  { name: 'Link', text: '🔗', edit: { wrap: ['[', '](https://)'], empty: 'link text' } },
-  { name: 'Code', text: '</>', edit: { wrap: ['`', '`'], empty: 'code' } },
+const tools = (): { name: string; text: string; edit: Edit }[] => [
+  { name: tr('task.taskDescription.tool.bold'), text: tr('task.taskDescription.tool.boldGlyph'), edit: { wrap: ['**', '**'], empty: tr('task.taskDescription.tool.boldEmpty') } },
+  {
+    name: tr('task.taskDescription.tool.italic'),
+    text: tr('task.taskDescription.tool.italicGlyph'),
+    edit: { wrap: ['_', '_'], empty: tr('task.taskDescription.tool.italicEmpty') },
+  },
+  {
+    name: tr('task.taskDescription.tool.heading'),
+    text: tr('task.taskDescription.tool.headingGlyph'),
+    edit: { prefix: '### ', empty: tr('task.taskDescription.tool.headingEmpty') },
+  },
+  { name: tr('task.taskDescription.tool.bulleted'), text: '•', edit: { prefix: '- ', empty: tr('task.taskDescription.tool.bulletedEmpty') } },
+  { name: tr('task.taskDescription.tool.taskList'), text: '☐', edit: { prefix: '- [ ] ', empty: tr('task.taskDescription.tool.taskListEmpty') } },
+  { name: tr('task.taskDescription.tool.link'), text: '🔗', edit: { wrap: ['[', '](https://)'], empty: tr('task.taskDescription.tool.linkEmpty') } },
+  { name: tr('task.taskDescription.tool.code'), text: '</>', edit: { wrap: ['`', '`'], empty: tr('task.taskDescription.tool.codeEmpty') } },
 ];
 
 /** `text` with the edit applied to [start, end), and the new selection (the text that was selected, or the placeholder). */
@@ -97,10 +106,10 @@ export function TaskDescription({ task, editable, onSave, saving }: { task: Task
   return (
     <section aria-labelledby="desc-h">
       <h3 id="desc-h">
-        Description{' '}
+        {tr('task.taskDescription.description')}{' '}
         {editable && !editing && (
-          <button type="button" ref={editButton} className="link" onClick={() => setEditing(true)} aria-label="Edit description">
-            Edit
+          <button type="button" ref={editButton} className="link" onClick={() => setEditing(true)} aria-label={tr('task.taskDescription.editDescription')}>
+            {tr('task.taskDescription.edit')}
           </button>
         )}
       </h3>
@@ -114,36 +123,36 @@ export function TaskDescription({ task, editable, onSave, saving }: { task: Task
           }}
         >
           <Tabs selectedKey={tab} onSelectionChange={(k) => setTab(k === 'preview' ? 'preview' : 'write')}>
-            <TabList aria-label="Description editor" className="md-tabs">
+            <TabList aria-label={tr('task.taskDescription.descriptionEditor')} className="md-tabs">
               <Tab id="write" className="md-tab">
-                Write
+                {tr('task.taskDescription.write')}
               </Tab>
               <Tab id="preview" className="md-tab">
-                Preview
+                {tr('task.taskDescription.preview')}
               </Tab>
             </TabList>
             <TabPanel id="write" className="md-panel">
-              <div role="toolbar" aria-label="Formatting" className="md-toolbar">
-                {TOOLS.map((t) => (
-                  <button key={t.name} type="button" className="md-tool" aria-label={t.name} title={t.name} onClick={() => apply(t.edit)}>
-                    <span aria-hidden="true">{t.text}</span>
+              <div role="toolbar" aria-label={tr('task.taskDescription.formatting')} className="md-toolbar">
+                {tools().map((tool) => (
+                  <button key={tool.name} type="button" className="md-tool" aria-label={tool.name} title={tool.name} onClick={() => apply(tool.edit)}>
+                    <span aria-hidden="true">{tool.text}</span>
                   </button>
                 ))}
               </div>
               <label>
-                <span className="visually-hidden">Description (Markdown)</span>
+                <span className="visually-hidden">{tr('task.taskDescription.descriptionMarkdown')}</span>
                 <textarea ref={area} value={text} onChange={(e) => setText(e.target.value)} rows={8} autoFocus />
               </label>
             </TabPanel>
             <TabPanel id="preview" className="md-panel description">
-              {text.trim() ? <Markdown>{text}</Markdown> : <p className="state">Nothing to preview.</p>}
+              {text.trim() ? <Markdown>{text}</Markdown> : <p className="state">{tr('task.taskDescription.nothingToPreview')}</p>}
             </TabPanel>
           </Tabs>
-          <p className="hint">Ctrl+Enter (⌘+Enter) saves, Escape cancels.</p>
+          <p className="hint">{tr('task.taskDescription.ctrlEnterEnterSavesEscape')}</p>
           <div className="actions">
-            <button type="submit">Save description</button>
+            <button type="submit">{tr('task.taskDescription.saveDescription')}</button>
             <button type="button" className="secondary" onClick={cancel}>
-              Cancel
+              {tr('task.taskDescription.cancel')}
             </button>
           </div>
         </form>
@@ -154,7 +163,7 @@ export function TaskDescription({ task, editable, onSave, saving }: { task: Task
               {task.description}
             </Markdown>
           ) : (
-            <p className="state">No description.</p>
+            <p className="state">{tr('task.taskDescription.noDescription')}</p>
           )}
         </div>
       )}

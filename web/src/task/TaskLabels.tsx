@@ -5,6 +5,7 @@ import { usePermissions } from '../api/permissions';
 import { refetchCardDetails, useLabels } from '../api/workspace-queries';
 import { LabelName, labelHex } from '../ui/LabelDot';
 import { ErrorState, Loading } from '../ui/States';
+import { t } from '../i18n';
 
 /** The colour a label created from a task starts with (it can be changed in the project's settings). */
 const NEW_COLOR = labelHex('teal');
@@ -55,10 +56,10 @@ export function TaskLabels({ workspaceId, taskId, editable }: { workspaceId: str
   const catalogueLabels = catalogue.data?.filter((l) => l.taskId === null) ?? [];
   return (
     <section aria-labelledby="labels-h">
-      <h3 id="labels-h">Labels</h3>
-      {(catalogue.isPending || onTask.isPending) && <Loading what="labels" />}
+      <h3 id="labels-h">{t('task.taskLabels.labels')}</h3>
+      {(catalogue.isPending || onTask.isPending) && <Loading what={t('task.taskLabels.labels2')} />}
       {catalogue.data && catalogueLabels.length === 0 && (
-        <p className="state">{canCreate ? 'The workspace has no labels yet: name the first one below and this task carries it.' : 'The workspace has no labels.'}</p>
+        <p className="state">{canCreate ? t('task.taskLabels.theWorkspaceHasNoLabels') : t('task.taskLabels.theWorkspaceHasNoLabels2')}</p>
       )}
       <ul className="chips">
         {catalogueLabels.map((l) => (
@@ -84,11 +85,11 @@ export function TaskLabels({ workspaceId, taskId, editable }: { workspaceId: str
       {canCreate && (
         <form onSubmit={onCreate} className="inline-form tight">
           <label>
-            New label
-            <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="Needs review" />
+            {t('task.taskLabels.newLabel')}
+            <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder={t('task.taskLabels.needsReview')} />
           </label>
           <button type="submit" className="secondary" disabled={create.isPending || !name.trim()}>
-            Add label
+            {t('task.taskLabels.addLabel')}
           </button>
         </form>
       )}

@@ -4,6 +4,7 @@ import { api, must } from '../api/client';
 import { ErrorState, Loading } from '../ui/States';
 import { navigate } from '../app/router';
 import { useProject } from '../api/workspace-queries';
+import { t } from '../i18n';
 
 /**
  * `/projects/:projectId/tasks/:taskId`, the task address in integration messages and notification
@@ -21,7 +22,7 @@ export function TaskLinkPage({ projectId, taskId }: { projectId: string; taskId:
   }, [workspaceId, at, taskId]);
   return (
     <main id="main" tabIndex={-1}>
-      {(task.isPending || project.isPending) && <Loading what="the task" />}
+      {(task.isPending || project.isPending) && <Loading what={t('task.taskLinkPage.theTask')} />}
       {project.error && <ErrorState error={project.error} />}
     </main>
   );

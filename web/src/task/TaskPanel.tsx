@@ -16,6 +16,7 @@ import { TaskComments } from './TaskComments';
 import { TaskDescription } from './TaskDescription';
 import { takeTitleEdit, watchTitleEdit } from './edit-request';
 import { toast } from '../ui/toast';
+import { t as tr } from '../i18n';
 
 /** `2026-11-27T00:00:00.000Z` → `2026-11-27` for a date input, and back. */
 const toDateInput = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -60,10 +61,10 @@ export function TaskPanel(props: { workspaceId: string; projectId: string; taskI
 
   return (
     <aside className="panel" role="dialog" aria-modal="false" aria-labelledby="task-title">
-      <button type="button" ref={closeRef} className="close" onClick={onClose} aria-label="Close task">
+      <button type="button" ref={closeRef} className="close" onClick={onClose} aria-label={tr('task.taskPanel.closeTask')}>
         ×
       </button>
-      {task.isPending && <Loading what="the task" />}
+      {task.isPending && <Loading what={tr('task.taskPanel.theTask')} />}
       {task.error && <ErrorState error={task.error} />}
       {task.data && (
         <>
@@ -77,7 +78,7 @@ export function TaskPanel(props: { workspaceId: string; projectId: string; taskI
           {update.error && <ErrorState error={update.error} />}
           <div className="fields">
             <label>
-              Status
+              {tr('task.taskPanel.status')}
               <select value={task.data.status} onChange={(e) => update.mutate({ status: e.target.value })} disabled={!editable || update.isPending}>
                 {columns.map((c) => (
                   <option key={c.id} value={c.slug}>
@@ -87,7 +88,7 @@ export function TaskPanel(props: { workspaceId: string; projectId: string; taskI
               </select>
             </label>
             <label>
-              Priority
+              {tr('task.taskPanel.priority')}
               <select value={task.data.priority} onChange={(e) => update.mutate({ priority: e.target.value as Priority })} disabled={!editable || update.isPending}>
                 {PRIORITIES.map((p) => (
                   <option key={p} value={p}>
@@ -103,11 +104,11 @@ export function TaskPanel(props: { workspaceId: string; projectId: string; taskI
               onChange={(userId) => update.mutate({ userId })}
             />
             <label>
-              Start date
+              {tr('task.taskPanel.startDate')}
               <input type="date" value={toDateInput(task.data.startDate)} onChange={(e) => update.mutate({ startDate: fromDateInput(e.target.value) })} disabled={!editable} />
             </label>
             <label>
-              Due date
+              {tr('task.taskPanel.dueDate')}
               <input type="date" value={toDateInput(task.data.dueDate)} onChange={(e) => update.mutate({ dueDate: fromDateInput(e.target.value) })} disabled={!editable} />
             </label>
           </div>
@@ -135,8 +136,8 @@ function TitleField({ task, editable, onSave }: { task: Task; editable: boolean;
       <h2 id="task-title" className="task-title">
         {task.title}{' '}
         {editable && (
-          <button type="button" className="link" onClick={() => setEditing(true)} aria-label="Edit title">
-            Edit
+          <button type="button" className="link" onClick={() => setEditing(true)} aria-label={tr('task.taskPanel.editTitle')}>
+            {tr('task.taskPanel.edit')}
           </button>
         )}
       </h2>
@@ -149,10 +150,10 @@ function TitleField({ task, editable, onSave }: { task: Task; editable: boolean;
   return (
     <form onSubmit={submit} className="inline-form">
       <label>
-        <span id="task-title">Title</span>
+        <span id="task-title">{tr('task.taskPanel.title')}</span>
         <input value={title} onChange={(e) => setTitle(e.target.value)} required autoFocus />
       </label>
-      <button type="submit">Save title</button>
+      <button type="submit">{tr('task.taskPanel.saveTitle')}</button>
     </form>
   );
 }
@@ -161,9 +162,9 @@ function AssigneeField({ workspaceId, value, disabled, onChange }: { workspaceId
   const members = useMembers(workspaceId);
   return (
     <label>
-      Assignee
+      {tr('task.taskPanel.assignee')}
       <select value={value ?? ''} onChange={(e) => onChange(e.target.value || null)} disabled={disabled || !members.data}>
-        <option value="">Unassigned</option>
+        <option value="">{tr('task.taskPanel.unassigned')}</option>
         {members.data?.map((m) => (
           <option key={m.userId} value={m.userId}>
             {m.user?.name ?? m.userId}
@@ -190,8 +191,8 @@ function MoveTask({ workspaceId, task, taskKey }: { workspaceId: string; task: T
       const destination = projects.data?.find((p) => p.id === r.destinationProjectId);
       navigate(`/w/${workspaceId}/p/${r.destinationProjectId}/t/${r.task.id}`);
       toast.show({
-        title: `Moved ${taskKey} to ${destination?.name ?? 'another project'}`,
-        description: destination ? `It is ${destination.slug}-${r.task.number} now; ${taskKey} still finds it.` : undefined,
+        title: tr('task.taskPanel.movedTo', { taskKey, project: destination?.name ?? tr('task.taskPanel.anotherProject') }),
+        description: destination ? tr('task.taskPanel.itIsNowStillFinds', { slug: destination.slug, number: r.task.number, taskKey }) : undefined,
       });
       // Both boards (and their cards' details, kept under the same key) and the task's own views.
       await Promise.all([queryClient.invalidateQueries({ queryKey: ['tasks'] }), queryClient.invalidateQueries({ queryKey: ['task', r.task.id] })]);
@@ -201,7 +202,7 @@ function MoveTask({ workspaceId, task, taskKey }: { workspaceId: string; task: T
   if (!others.length) return null;
   return (
     <section aria-labelledby="move-h">
-      <h3 id="move-h">Move to another project</h3>
+      <h3 id="move-h">{tr('task.taskPanel.moveToAnotherProject')}</h3>
       <form
         className="inline-form"
         onSubmit={(e) => {
@@ -210,9 +211,9 @@ function MoveTask({ workspaceId, task, taskKey }: { workspaceId: string; task: T
         }}
       >
         <label>
-          Destination project
+          {tr('task.taskPanel.destinationProject')}
           <select value={to} onChange={(e) => setTo(e.target.value)}>
-            <option value="">Choose…</option>
+            <option value="">{tr('task.taskPanel.choose')}</option>
             {others.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
@@ -221,7 +222,7 @@ function MoveTask({ workspaceId, task, taskKey }: { workspaceId: string; task: T
           </select>
         </label>
         <button type="submit" disabled={!to || move.isPending}>
-          Move task
+          {tr('task.taskPanel.moveTask')}
         </button>
       </form>
       {move.error && <ErrorState error={move.error} />}

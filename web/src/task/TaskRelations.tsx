@@ -5,16 +5,52 @@ import type { TaskRelation as Relation } from '../api/types';
 import { ErrorState, Loading } from '../ui/States';
 import { navigate } from '../app/router';
 import { useProjects } from '../api/workspace-queries';
+import { t as tr } from '../i18n';
 
 type RelationType = Relation['relationType'];
 
 /** How a relation reads from one of its ends: the kind the form offers, and which end this task is. */
 const KINDS = [
-  { value: 'subtask', label: 'Has subtask', type: 'subtask', thisIsSource: true },
-  { value: 'parent', label: 'Is a subtask of', type: 'subtask', thisIsSource: false },
-  { value: 'blocks', label: 'Blocks', type: 'blocks', thisIsSource: true },
-  { value: 'blocked', label: 'Is blocked by', type: 'blocks', thisIsSource: false },
-  { value: 'related', label: 'Is related to', type: 'related', thisIsSource: true },
+  {
+    value: 'subtask',
+    get label() {
+      return tr('task.taskRelations.kind.subtask');
+    },
+    type: 'subtask',
+    thisIsSource: true,
+  },
+  {
+    value: 'parent',
+    get label() {
+      return tr('task.taskRelations.kind.parent');
+    },
+    type: 'subtask',
+    thisIsSource: false,
+  },
+  {
+    value: 'blocks',
+    get label() {
+      return tr('task.taskRelations.kind.blocks');
+    },
+    type: 'blocks',
+    thisIsSource: true,
+  },
+  {
+    value: 'blocked',
+    get label() {
+      return tr('task.taskRelations.kind.blocked');
+    },
+    type: 'blocks',
+    thisIsSource: false,
+  },
+  {
+    value: 'related',
+    get label() {
+      return tr('task.taskRelations.kind.related');
+    },
+    type: 'related',
+    thisIsSource: true,
+  },
 ] as const satisfies readonly { value: string; label: string; type: RelationType; thisIsSource: boolean }[];
 
 function reading(r: Relation, taskId: string): string {
@@ -64,10 +100,10 @@ export function TaskRelations({ workspaceId, taskId, editable }: { workspaceId: 
   const candidates = found.data?.tasks.filter((t) => t.id !== taskId) ?? [];
   return (
     <section aria-labelledby="relations-h">
-      <h3 id="relations-h">Relations</h3>
-      {relations.isPending && <Loading what="relations" />}
+      <h3 id="relations-h">{tr('task.taskRelations.relations')}</h3>
+      {relations.isPending && <Loading what={tr('task.taskRelations.relations2')} />}
       {relations.error && <ErrorState error={relations.error} />}
-      {relations.data?.length === 0 && <p className="state">No related tasks.</p>}
+      {relations.data?.length === 0 && <p className="state">{tr('task.taskRelations.noRelatedTasks')}</p>}
       <ul className="relations">
         {relations.data?.map((r) => {
           const other = r.sourceTaskId === taskId ? r.targetTask : r.sourceTask;
@@ -78,8 +114,14 @@ export function TaskRelations({ workspaceId, taskId, editable }: { workspaceId: 
                 {keyOf(other)} {other.title}
               </button>
               {editable && (
-                <button type="button" className="link" aria-label={`Remove the relation to ${other.title}`} disabled={remove.isPending} onClick={() => remove.mutate(r.id)}>
-                  Remove
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={tr('task.taskRelations.removeTheRelationTo', { title: other.title })}
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(r.id)}
+                >
+                  {tr('task.taskRelations.remove')}
                 </button>
               )}
             </li>
@@ -90,7 +132,7 @@ export function TaskRelations({ workspaceId, taskId, editable }: { workspaceId: 
       {editable && (
         <div className="inline-form">
           <label>
-            Kind of relation
+            {tr('task.taskRelations.kindOfRelation')}
             <select value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
               {KINDS.map((k) => (
                 <option key={k.value} value={k.value}>
@@ -100,18 +142,18 @@ export function TaskRelations({ workspaceId, taskId, editable }: { workspaceId: 
             </select>
           </label>
           <label>
-            Find a task
-            <input value={text} onChange={(e) => setText(e.target.value)} placeholder="Key or words of its title" />
+            {tr('task.taskRelations.findATask')}
+            <input value={text} onChange={(e) => setText(e.target.value)} placeholder={tr('task.taskRelations.keyOrWordsOfIts')} />
           </label>
         </div>
       )}
-      {editable && q && found.data && candidates.length === 0 && <p className="state">No task matches.</p>}
+      {editable && q && found.data && candidates.length === 0 && <p className="state">{tr('task.taskRelations.noTaskMatches')}</p>}
       {editable && candidates.length > 0 && (
-        <ul className="relations" aria-label="Matching tasks">
+        <ul className="relations" aria-label={tr('task.taskRelations.matchingTasks')}>
           {candidates.map((t) => (
             <li key={t.id}>
               <button type="button" className="secondary" disabled={add.isPending} onClick={() => add.mutate(t.id)}>
-                Relate {keyOf(t)} {t.title}
+                {tr('task.taskRelations.relate')} {keyOf(t)} {t.title}
               </button>
             </li>
           ))}

@@ -6,6 +6,7 @@ import { useSession } from '../api/session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ErrorState, Loading } from '../ui/States';
 import { formatDuration, parseDuration } from './duration';
+import { formatDate, t } from '../i18n';
 
 type Entry = Awaited<ReturnType<typeof entriesOf>>[number];
 const entriesOf = async (taskId: string) => must(await api.GET('/api/time-entry/task/{taskId}', { params: { path: { taskId } } }));
@@ -47,15 +48,15 @@ function DayField({ value, onChange }: { value: string; onChange: (day: string) 
   return (
     <>
       <label className="field compact" htmlFor={`${id}-day`}>
-        Day
+        {t('task.taskTime.day')}
         <select id={`${id}-day`} value={choice} onChange={(e) => onChange(e.target.value === 'today' ? today() : e.target.value === 'yesterday' ? yesterday() : value)}>
-          <option value="today">Today</option>
-          <option value="yesterday">Yesterday</option>
-          <option value="date">Another day</option>
+          <option value="today">{t('task.taskTime.today')}</option>
+          <option value="yesterday">{t('task.taskTime.yesterday')}</option>
+          <option value="date">{t('task.taskTime.anotherDay')}</option>
         </select>
       </label>
       <label className="field compact" htmlFor={`${id}-date`}>
-        Date
+        {t('task.taskTime.date')}
         <input id={`${id}-date`} type="date" value={value} max={today()} required onChange={(e) => e.target.value && onChange(e.target.value)} />
       </label>
     </>
@@ -84,18 +85,18 @@ function EntryForm(props: {
   return (
     <form className="inline-form" aria-label={props.label} onSubmit={submit}>
       <label className="field" htmlFor={`${id}-duration`}>
-        Duration
+        {t('task.taskTime.duration')}
         <input
           id={`${id}-duration`}
           value={text}
           onChange={(e) => setText(e.target.value)}
-          placeholder="1h 30m"
+          placeholder={t('task.taskTime.1h30m')}
           aria-invalid={invalid || undefined}
           aria-describedby={`${id}-hint`}
           required
         />
         <span id={`${id}-hint`} className={invalid ? 'state error' : 'hint'}>
-          {invalid ? 'Write a duration like 1h 30m, 90m, 1.5h or 45 (minutes).' : 'For example 1h 30m, 90m, 1.5h or 45 (minutes).'}
+          {invalid ? t('task.taskTime.writeADurationLike1h') : t('task.taskTime.forExample1h30m90m')}
         </span>
       </label>
       <DayField value={day} onChange={setDay} />
@@ -104,7 +105,7 @@ function EntryForm(props: {
       </button>
       {props.onCancel && (
         <button type="button" className="secondary" onClick={props.onCancel}>
-          Cancel
+          {t('task.taskTime.cancel')}
         </button>
       )}
     </form>
@@ -116,7 +117,7 @@ export function TaskTime({ workspaceId, taskId, editable }: { workspaceId: strin
   const queryClient = useQueryClient();
   const me = useSession().data?.user.id;
   const members = useMembers(workspaceId);
-  const person = (id: string | null) => (id === me ? 'You' : (members.data?.find((m) => m.userId === id)?.user?.name ?? 'A former member'));
+  const person = (id: string | null) => (id === me ? t('task.taskTime.you') : (members.data?.find((m) => m.userId === id)?.user?.name ?? t('task.taskTime.formerMember')));
   const entries = useQuery({ queryKey: ['task', taskId, 'time'], queryFn: () => entriesOf(taskId) });
   const running = entries.data?.find((e) => e.endTime === null && e.userId === me);
   const [editing, setEditing] = useState<string | null>(null);
@@ -158,35 +159,41 @@ export function TaskTime({ workspaceId, taskId, editable }: { workspaceId: strin
   const own = (e: Entry) => editable && e.userId === me;
   return (
     <section aria-labelledby="time-h">
-      <h3 id="time-h">Time</h3>
-      {entries.isPending && <Loading what="time entries" />}
+      <h3 id="time-h">{t('task.taskTime.time')}</h3>
+      {entries.isPending && <Loading what={t('task.taskTime.timeEntries')} />}
       {entries.error && <ErrorState error={entries.error} />}
-      {entries.data && <p>Logged: {formatDuration(total)}</p>}
+      {entries.data && (
+        <p>
+          {t('task.taskTime.logged')} {formatDuration(total)}
+        </p>
+      )}
       {running ? (
         <p>
           <span role="timer" aria-live="off">
-            Running: {clock(Math.max(0, Math.floor((Date.now() - Date.parse(running.startTime)) / 1000)))}
+            {t('task.taskTime.running')} {clock(Math.max(0, Math.floor((Date.now() - Date.parse(running.startTime)) / 1000)))}
           </span>{' '}
           <button type="button" onClick={() => stop.mutate(running.id)} disabled={stop.isPending}>
-            Stop timer
+            {t('task.taskTime.stopTimer')}
           </button>
         </p>
       ) : (
         editable && (
           <button type="button" onClick={() => start.mutate()} disabled={start.isPending}>
-            Start timer
+            {t('task.taskTime.startTimer')}
           </button>
         )
       )}
-      {editable && <EntryForm label="Log time" submitLabel="Log time" pending={log.isPending} onSubmit={(seconds, day) => log.mutate({ seconds, day })} />}
+      {editable && (
+        <EntryForm label={t('task.taskTime.logTime')} submitLabel={t('task.taskTime.logTime')} pending={log.isPending} onSubmit={(seconds, day) => log.mutate({ seconds, day })} />
+      )}
       {failed && <ErrorState error={failed} />}
-      <ul className="entries" aria-label="Time entries">
+      <ul className="entries" aria-label={t('task.taskTime.timeEntries2')}>
         {done.map((e) => (
           <li key={e.id}>
             {editing === e.id ? (
               <EntryForm
-                label="Edit time entry"
-                submitLabel="Save"
+                label={t('task.taskTime.editTimeEntry')}
+                submitLabel={t('task.taskTime.save')}
                 initial={{ text: formatDuration(e.duration), day: localDay(new Date(e.startTime)) }}
                 pending={edit.isPending}
                 onSubmit={(seconds, day) => edit.mutate({ id: e.id, seconds, day })}
@@ -194,17 +201,21 @@ export function TaskTime({ workspaceId, taskId, editable }: { workspaceId: strin
               />
             ) : (
               <>
-                <strong>{person(e.userId)}</strong> <time dateTime={e.startTime}>{new Date(e.startTime).toLocaleDateString()}</time> — {formatDuration(e.duration)}
+                <strong>{person(e.userId)}</strong> <time dateTime={e.startTime}>{formatDate(e.startTime)}</time> — {formatDuration(e.duration)}
                 {e.description ? `: ${e.description}` : ''}
                 {own(e) && (
                   <span className="actions">
                     <button type="button" className="secondary" onClick={() => setEditing(e.id)}>
-                      Edit
+                      {t('task.taskTime.edit')}
                     </button>
-                    <ConfirmDialog label="Delete" title="Delete this time entry?" confirmLabel="Delete" onConfirm={() => remove.mutate(e.id)} isDisabled={remove.isPending}>
-                      <p>
-                        {formatDuration(e.duration)} on {new Date(e.startTime).toLocaleDateString()} will be gone from the task.
-                      </p>
+                    <ConfirmDialog
+                      label={t('task.taskTime.delete')}
+                      title={t('task.taskTime.deleteThisTimeEntry')}
+                      confirmLabel={t('task.taskTime.delete')}
+                      onConfirm={() => remove.mutate(e.id)}
+                      isDisabled={remove.isPending}
+                    >
+                      <p>{t('task.taskTime.deleteEntryBody', { duration: formatDuration(e.duration), day: formatDate(e.startTime) })}</p>
                     </ConfirmDialog>
                   </span>
                 )}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { t } from '../i18n';
 import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 
 interface Question {
@@ -24,7 +25,7 @@ function ConfirmOverlay(props: Question & { isOpen?: boolean; onOpenChange?: (op
               {props.children}
               <div className="dialog-actions">
                 <Button className="secondary" onPress={close} autoFocus>
-                  {props.cancelLabel ?? 'Cancel'}
+                  {props.cancelLabel ?? t('common.cancel')}
                 </Button>
                 <Button
                   className="danger"

@@ -1,5 +1,6 @@
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { t } from '../i18n';
 
 // Markdown is rendered to React elements, never to an HTML string: raw HTML in the text is shown as
 // text (react-markdown without rehype-raw), and link or image URLs with an unsafe scheme
@@ -37,7 +38,7 @@ function rehypeTaskItems() {
       if (node.tagName === 'li' && hasClass(node, 'task-list-item')) {
         const box = findCheckbox(node);
         if (box) {
-          box.properties = { ...box.properties, dataTaskOffset: String(node.position?.start.offset ?? -1), ariaLabel: itemText(node).trim() || 'Task' };
+          box.properties = { ...box.properties, dataTaskOffset: String(node.position?.start.offset ?? -1), ariaLabel: itemText(node).trim() || t('common.checklistItem') };
         }
       }
       node.children?.forEach(walk);

@@ -1,7 +1,9 @@
+import { formatDateTime, t } from '../i18n';
+
 /** A timestamp of the API as the reader's locale writes it. */
-export const when = (iso: string) => new Date(iso).toLocaleString();
+export const when = (iso: string) => formatDateTime(iso);
 
 /** A task's priorities, most pressing last (the API's order), and how the app names them. */
 export const PRIORITIES = ['no-priority', 'low', 'medium', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
-export const priorityName = (p: Priority | string) => (p === 'no-priority' ? 'No priority' : p[0]!.toUpperCase() + p.slice(1));
+export const priorityName = (p: Priority | string) => ((PRIORITIES as readonly string[]).includes(p) ? t(`common.priority.${p as Priority}`) : p);

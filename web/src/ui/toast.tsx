@@ -7,6 +7,7 @@ import {
   UNSTABLE_ToastRegion as ToastRegion,
 } from 'react-aria-components';
 import { useEffect, useRef, type RefObject } from 'react';
+import { t as tr } from '../i18n';
 
 /** What a toast says, and at most one action beside it (for example "Undo"). */
 export interface ToastMessage {
@@ -67,7 +68,7 @@ export function Toasts() {
   const region = useRef<HTMLDivElement>(null);
   useF6ToToasts(region);
   return (
-    <ToastRegion ref={region} queue={queue} className="toasts" aria-label="Notifications from the app">
+    <ToastRegion ref={region} queue={queue} className="toasts" aria-label={tr('common.toastRegion')}>
       {({ toast: t }) => (
         <Toast toast={t} className={`toast toast-${t.content.tone ?? 'info'}`}>
           <ToastContent className="toast-content">
@@ -85,7 +86,7 @@ export function Toasts() {
               {t.content.action.label}
             </Button>
           ) : null}
-          <Button slot="close" className="toast-close" aria-label="Close">
+          <Button slot="close" className="toast-close" aria-label={tr('common.close')}>
             ×
           </Button>
         </Toast>

@@ -7,6 +7,7 @@ import { ErrorState, Loading } from '../ui/States';
 import { navigate } from '../app/router';
 import { toast } from '../ui/toast';
 import { useUserInvitations } from './user-invitations';
+import { t } from '../i18n';
 
 /**
  * Whether the home page already opened the only workspace in this visit: it does so once, on
@@ -41,13 +42,13 @@ export function HomePage() {
     <>
       <Header workspaceId={null} />
       <main id="main" tabIndex={-1} className="page">
-        <h1>Workspaces</h1>
+        <h1>{t('people.homePage.workspaces')}</h1>
         {pending.length > 0 && <PendingInvitations invitations={pending} />}
         {invitations.error && <ErrorState error={invitations.error} />}
-        {workspaces.isPending && <Loading what="workspaces" />}
+        {workspaces.isPending && <Loading what={t('people.homePage.workspaces2')} />}
         {workspaces.error && <ErrorState error={workspaces.error} />}
         {workspaces.data && workspaces.data.length > 0 && (
-          <ul className="cards" aria-label="Your workspaces">
+          <ul className="cards" aria-label={t('people.homePage.yourWorkspaces')}>
             {workspaces.data.map((w) => (
               <li key={w.id}>
                 <a
@@ -65,11 +66,11 @@ export function HomePage() {
         )}
         <form onSubmit={onSubmit} className="inline-form">
           <label>
-            New workspace
-            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Acme" />
+            {t('people.homePage.newWorkspace')}
+            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder={t('people.homePage.acme')} />
           </label>
           <button type="submit" disabled={create.isPending}>
-            Create workspace
+            {t('people.homePage.createWorkspace')}
           </button>
         </form>
         {create.error && <ErrorState error={create.error} />}
@@ -93,28 +94,39 @@ function PendingInvitations({ invitations }: { invitations: UserInvitation[] }) 
   const decline = useMutation({
     mutationFn: async (inv: UserInvitation) => must(await api.POST('/api/auth/organization/reject-invitation', { body: { invitationId: inv.id } })),
     onSuccess: async (_answer, inv) => {
-      toast.show({ title: `Invitation to ${inv.organizationName} declined.` });
+      toast.show({ title: t('people.homePage.invitationToDeclined', { organizationName: inv.organizationName }) });
       await refresh();
     },
   });
   const busy = accept.isPending || decline.isPending;
   return (
     <section className="section" aria-labelledby="invitations-h">
-      <h2 id="invitations-h">Invitations</h2>
-      <ul className="rows" aria-label="Pending invitations">
+      <h2 id="invitations-h">{t('people.homePage.invitations')}</h2>
+      <ul className="rows" aria-label={t('people.homePage.pendingInvitations')}>
         {invitations.map((inv) => (
           <li key={inv.id} className="row">
             <div className="row-main">
               <strong>{inv.organizationName}</strong>
               <span className="muted">
-                {inv.inviterName ? `${inv.inviterName} invited you` : 'You were invited'} as {inv.role}
+                {inv.inviterName ? t('people.homePage.invitedYou', { inviterName: inv.inviterName }) : t('people.homePage.youWereInvited')} {t('people.homePage.as')} {inv.role}
               </span>
             </div>
-            <button type="button" onClick={() => accept.mutate(inv)} disabled={busy} aria-label={`Accept the invitation to ${inv.organizationName}`}>
-              Accept
+            <button
+              type="button"
+              onClick={() => accept.mutate(inv)}
+              disabled={busy}
+              aria-label={t('people.homePage.acceptTheInvitationTo', { organizationName: inv.organizationName })}
+            >
+              {t('people.homePage.accept')}
             </button>
-            <button type="button" className="secondary" onClick={() => decline.mutate(inv)} disabled={busy} aria-label={`Decline the invitation to ${inv.organizationName}`}>
-              Decline
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => decline.mutate(inv)}
+              disabled={busy}
+              aria-label={t('people.homePage.declineTheInvitationTo', { organizationName: inv.organizationName })}
+            >
+              {t('people.homePage.decline')}
             </button>
           </li>
         ))}

@@ -8,6 +8,7 @@ import { navigate } from '../app/router';
 import { useProjects } from '../api/workspace-queries';
 import { WorkspaceSettings } from './WorkspaceSettings';
 import { AppLink } from '../ui/AppLink';
+import { t } from '../i18n';
 
 /** A workspace's projects, and making one (when the caller's roles allow it). */
 export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
@@ -32,8 +33,8 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
       <Header workspaceId={workspaceId} />
       <main id="main" tabIndex={-1} className="page">
         <div className="page-head">
-          <h1>Projects</h1>
-          <AppLink to={`/w/${workspaceId}/my-work`}>My work</AppLink>
+          <h1>{t('people.workspacePage.projects')}</h1>
+          <AppLink to={`/w/${workspaceId}/my-work`}>{t('people.workspacePage.myWork')}</AppLink>
           <a
             href={`/w/${workspaceId}/members`}
             onClick={(e) => {
@@ -41,12 +42,12 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
               navigate(`/w/${workspaceId}/members`);
             }}
           >
-            People
+            {t('people.workspacePage.people')}
           </a>
         </div>
-        {projects.isPending && <Loading what="projects" />}
+        {projects.isPending && <Loading what={t('people.workspacePage.projects2')} />}
         {projects.error && <ErrorState error={projects.error} />}
-        {projects.data?.length === 0 && <Empty>No projects yet.</Empty>}
+        {projects.data?.length === 0 && <Empty>{t('people.workspacePage.noProjectsYet')}</Empty>}
         {projects.data && projects.data.length > 0 && (
           <ul className="cards">
             {projects.data.map((p) => (
@@ -67,11 +68,11 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
         {can('project', 'create') && (
           <form onSubmit={onSubmit} className="inline-form">
             <label>
-              New project
-              <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Website" />
+              {t('people.workspacePage.newProject')}
+              <input value={name} onChange={(e) => setName(e.target.value)} required placeholder={t('people.workspacePage.website')} />
             </label>
             <button type="submit" disabled={create.isPending}>
-              Create project
+              {t('people.workspacePage.createProject')}
             </button>
           </form>
         )}

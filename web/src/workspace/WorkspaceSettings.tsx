@@ -5,6 +5,7 @@ import { navigate } from '../app/router';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ErrorState } from '../ui/States';
 import { toast } from '../ui/toast';
+import { t } from '../i18n';
 
 /**
  * A workspace's settings: rename (organization:update) and delete (organization:delete, after typing
@@ -21,14 +22,14 @@ export function WorkspaceSettings({ workspaceId, canRename, canDelete }: { works
     onSuccess: async (ws) => {
       setName(null);
       await queryClient.invalidateQueries({ queryKey: ['workspaces'] });
-      toast.show({ title: `Workspace renamed to ${ws.name}.` });
+      toast.show({ title: t('people.workspaceSettings.workspaceRenamedTo', { name: ws.name }) });
     },
   });
   const remove = useMutation({
     mutationFn: async () => must(await api.POST('/api/auth/organization/delete', { body: { organizationId: workspaceId } })),
     onSuccess: async (ws) => {
       await queryClient.invalidateQueries({ queryKey: ['workspaces'] });
-      toast.show({ title: `Workspace ${ws.name} deleted.` });
+      toast.show({ title: t('people.workspaceSettings.workspaceDeleted', { name: ws.name }) });
       navigate('/');
     },
   });
@@ -39,15 +40,15 @@ export function WorkspaceSettings({ workspaceId, canRename, canDelete }: { works
   };
   return (
     <section className="section" aria-labelledby="workspace-settings-h">
-      <h2 id="workspace-settings-h">Workspace settings</h2>
+      <h2 id="workspace-settings-h">{t('people.workspaceSettings.workspaceSettings')}</h2>
       {canRename && (
-        <form className="inline-form" onSubmit={onRename} aria-label="Rename the workspace">
+        <form className="inline-form" onSubmit={onRename} aria-label={t('people.workspaceSettings.renameTheWorkspace')}>
           <label>
-            Workspace name
+            {t('people.workspaceSettings.workspaceName')}
             <input value={name ?? workspace.name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
           </label>
           <button type="submit" disabled={rename.isPending || name === null || name.trim() === workspace.name}>
-            Rename
+            {t('people.workspaceSettings.rename')}
           </button>
         </form>
       )}
@@ -55,16 +56,16 @@ export function WorkspaceSettings({ workspaceId, canRename, canDelete }: { works
       {canDelete && (
         <div className="actions">
           <ConfirmDialog
-            label="Delete workspace"
-            title={`Delete ${workspace.name}?`}
-            confirmLabel="Delete for good"
+            label={t('people.workspaceSettings.deleteWorkspace')}
+            title={t('people.workspaceSettings.delete', { name: workspace.name })}
+            confirmLabel={t('people.workspaceSettings.deleteForGood')}
             isConfirmDisabled={typed.trim() !== workspace.name}
             onConfirm={() => remove.mutate()}
             isDisabled={remove.isPending}
           >
-            <p>Its projects, tasks and members go with it. This cannot be undone.</p>
+            <p>{t('people.workspaceSettings.itsProjectsTasksAndMembers')}</p>
             <label>
-              Type the workspace name to confirm
+              {t('people.workspaceSettings.typeTheWorkspaceNameTo')}
               <input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />
             </label>
           </ConfirmDialog>

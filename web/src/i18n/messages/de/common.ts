@@ -1,0 +1,23 @@
+import type { Translation } from '../../types';
+import type en from '../en/common';
+
+/** German messages shared across the app (docs/web.md, "Languages"). */
+export default {
+  'common.cancel': 'Abbrechen',
+  'common.close': 'Schließen',
+  'common.loading': 'Wird geladen: {what}…',
+  'common.somethingWentWrong': 'Etwas ist schiefgelaufen',
+  'common.skipToContent': 'Zum Inhalt springen',
+  'common.pageNotFound': 'Seite nicht gefunden',
+  'common.loadingWhat.session': 'deine Sitzung',
+  'common.loadingWhat.page': 'die Seite',
+  'common.toastRegion': 'Hinweise der App',
+  'common.backToBoard': '← Zurück zum Board',
+  'common.projectNav': 'Projekt',
+  'common.checklistItem': 'Aufgabe',
+  'common.priority.no-priority': 'Keine Priorität',
+  'common.priority.low': 'Niedrig',
+  'common.priority.medium': 'Mittel',
+  'common.priority.high': 'Hoch',
+  'common.priority.urgent': 'Dringend',
+} satisfies Translation<typeof en>;

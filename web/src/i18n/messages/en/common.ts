@@ -1,0 +1,20 @@
+/** English messages shared across the app (docs/web.md, "Languages"): generic buttons, states, priorities. */
+export default {
+  'common.cancel': 'Cancel',
+  'common.close': 'Close',
+  'common.loading': 'Loading {what}…',
+  'common.somethingWentWrong': 'Something went wrong',
+  'common.skipToContent': 'Skip to content',
+  'common.pageNotFound': 'Page not found',
+  'common.loadingWhat.session': 'your session',
+  'common.loadingWhat.page': 'the page',
+  'common.toastRegion': 'Notifications from the app',
+  'common.backToBoard': '← Back to the board',
+  'common.projectNav': 'Project',
+  'common.checklistItem': 'Task',
+  'common.priority.no-priority': 'No priority',
+  'common.priority.low': 'Low',
+  'common.priority.medium': 'Medium',
+  'common.priority.high': 'High',
+  'common.priority.urgent': 'Urgent',
+} satisfies Record<string, string>;
