@@ -90,7 +90,7 @@ describe('time and activity of a task', () => {
         expect.stringMatching(/^Test User logged 1h 30m /),
         expect.stringMatching(/^Test User commented /),
         expect.stringMatching(/^Test User added label Bug /),
-        expect.stringMatching(/^Test User set the start date to 3 Dec 2026 /),
+        expect.stringMatching(/^Test User set the start date to Dec 3, 2026 /),
         expect.stringMatching(/^Test User created the task /),
       ]);
       expect((await activity.allInnerTexts()).join('\n')).not.toMatch(/[{}]/);

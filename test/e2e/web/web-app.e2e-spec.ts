@@ -219,7 +219,7 @@ describe('the web app', () => {
       expect(lines).toHaveLength(5);
       expect(lines.slice(0, 4)).toEqual(
         expect.arrayContaining([
-          expect.stringMatching(/^Test User set the due date to 24 Dec 2026/),
+          expect.stringMatching(/^Test User set the due date to Dec 24, 2026/),
           expect.stringMatching(/^Test User assigned it to Test User/),
           expect.stringMatching(/^Test User changed the priority from No priority to High/),
           expect.stringMatching(/^Test User added label urgent-fix/),
