@@ -151,3 +151,52 @@ it('the main screens render what they are for', async () => {
     await close();
   }
 }, 90_000);
+
+it('the app in German renders what it is for', async () => {
+  const { owner, workspaceId } = await ownerWithWorkspace(t);
+  const project = await createProject(t, owner.token, workspaceId, { name: 'Webseite' });
+  const titles = ['Startseite entwerfen', 'Farbpalette wählen', 'Preistexte schreiben', 'Statistik einrichten'];
+  const tasks = [];
+  for (const [i, title] of titles.entries()) {
+    tasks.push(
+      await createTask(t, owner.token, project.id, { title, status: ['to-do', 'to-do', 'in-progress', 'done'][i], priority: ['high', 'low', 'urgent', 'no-priority'][i] }),
+    );
+  }
+  await t.api.put(
+    `/task/${tasks[0].id}`,
+    { userId: owner.user.id, dueDate: '2026-01-05', description: 'Kopfbereich, **drei** Funktionen und ein Aufruf zum Handeln.' },
+    owner.token,
+  );
+  await t.api.put(`/task/${tasks[2].id}`, { startDate: '2026-01-06', dueDate: '2026-01-09' }, owner.token);
+  await t.api.post(`/comment/${tasks[0].id}`, { content: 'Der erste Entwurf liegt im geteilten Ordner.' }, owner.token);
+
+  const { page, problems, close } = await openPage(browser, origin, { locale: 'de-DE' });
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/sign-in');
+    await page.getByRole('heading', { name: 'Bei Tandem anmelden' }).waitFor();
+    await page.getByLabel('E-Mail').fill(owner.user.email);
+    await page.getByLabel('Passwort').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+    await page.waitForURL((u) => u.pathname.startsWith('/w/'));
+    await page.goto(`/w/${workspaceId}/p/${project.id}`);
+    for (const title of titles) await card(page, title).waitFor();
+    await page.getByRole('link', { name: 'Zeitleiste' }).waitFor();
+    await shot(page, 'board-de');
+
+    await card(page, titles[0]).click();
+    await page.getByRole('dialog').getByText('Der erste Entwurf liegt im geteilten Ordner.').waitFor();
+    await page
+      .getByRole('dialog')
+      .getByRole('heading', { name: /^Aktivität/ })
+      .waitFor();
+    await shot(page, 'task-de');
+
+    await page.goto(`/w/${workspaceId}/p/${project.id}/calendar?at=2026-01-05`);
+    await page.getByRole('heading', { name: 'Januar 2026' }).waitFor();
+    await shot(page, 'calendar-de');
+    expect(problems).toEqual([]);
+  } finally {
+    await close();
+  }
+}, 90_000);

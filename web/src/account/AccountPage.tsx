@@ -425,11 +425,7 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
   };
   return (
     <div className="new-key" role="region" aria-labelledby="created-key-h">
-      <h3 id="created-key-h">
-        {t('account.accountPage.key')}
-        {created.name ?? t('account.accountPage.unnamedKey')}
-        {t('account.accountPage.created2')}
-      </h3>
+      <h3 id="created-key-h">{t('account.accountPage.keyCreated', { name: created.name ?? t('account.accountPage.unnamedKey') })}</h3>
       <p className="warning">{t('account.accountPage.copyItNowItIs')}</p>
       <div className="inline-form tight">
         <label>

@@ -5,7 +5,8 @@ import { ErrorState, Loading } from '../ui/States';
 import { navigate, queryParam } from '../app/router';
 import { useSession } from '../api/session';
 import { useUserInvitations } from '../workspace/user-invitations';
-import { t } from '../i18n';
+import { t, tRich } from '../i18n';
+import { roleName } from '../ui/format';
 
 /** The pages the emails link to (docs/accounts.md "Emails"; docs/decisions-local.md "Email worker"). */
 
@@ -52,9 +53,7 @@ export function VerifyEmailPage() {
     return (
       <main id="main" tabIndex={-1} className="auth">
         <h1>{t('account.emailLinkPages.verifyYourEmail')}</h1>
-        <p role="status">
-          {t('account.emailLinkPages.yourEmailIsVerified')} <AppLink to="/sign-in">{t('account.emailLinkPages.signIn')}</AppLink> {t('account.emailLinkPages.againToGoOn')}
-        </p>
+        <p role="status">{tRich('account.emailLinkPages.verifiedSignIn', { link: (chunks) => <AppLink to="/sign-in">{chunks}</AppLink> })}</p>
       </main>
     );
   }
@@ -65,10 +64,7 @@ export function VerifyEmailPage() {
       {verify.isLoading && <Loading what={t('account.emailLinkPages.theVerification')} />}
       {verify.error && <ErrorState error={verify.error} />}
       {verify.data && (
-        <p role="status">
-          {verify.data.user.email} {t('account.emailLinkPages.isVerified')} <AppLink to="/sign-in">{t('account.emailLinkPages.signIn')}</AppLink>{' '}
-          {t('account.emailLinkPages.againToGoOn')}
-        </p>
+        <p role="status">{tRich('account.emailLinkPages.emailVerifiedSignIn', { email: verify.data.user.email, link: (chunks) => <AppLink to="/sign-in">{chunks}</AppLink> })}</p>
       )}
     </main>
   );
@@ -95,11 +91,7 @@ export function ResetPasswordPage() {
     <main id="main" tabIndex={-1} className="auth">
       <h1>{t('account.emailLinkPages.chooseANewPassword')}</h1>
       {!token && <ErrorState error={noToken()} />}
-      {token && reset.isSuccess && (
-        <p role="status">
-          {t('account.emailLinkPages.yourPasswordIsChangedAnd')} <AppLink to="/sign-in">{t('account.emailLinkPages.signIn')}</AppLink> {t('account.emailLinkPages.withTheNewOne')}
-        </p>
-      )}
+      {token && reset.isSuccess && <p role="status">{tRich('account.emailLinkPages.passwordChangedSignIn', { link: (chunks) => <AppLink to="/sign-in">{chunks}</AppLink> })}</p>}
       {token && !reset.isSuccess && (
         <form className="stack" onSubmit={onSubmit}>
           <label>
@@ -185,7 +177,7 @@ export function AcceptInvitationPage({ invitationId }: { invitationId: string })
           {found && (
             <p>
               <strong>{found.inviterName ?? t('account.emailLinkPages.someone')}</strong> {t('account.emailLinkPages.invitedYouToJoinThe')}{' '}
-              <strong>{found.organizationName}</strong> {t('account.emailLinkPages.as')} {found.role}.
+              <strong>{found.organizationName}</strong> {t('account.emailLinkPages.as')} {roleName(found.role)}.
             </p>
           )}
           {invitations.data && !found && (
@@ -212,7 +204,7 @@ export function AcceptInvitationPage({ invitationId }: { invitationId: string })
       )}
       {accept.data && (
         <p role="status">
-          {t('account.emailLinkPages.youJoinedAs')} {accept.data.member.role}.{' '}
+          {t('account.emailLinkPages.youJoinedAs')} {roleName(accept.data.member.role)}.{' '}
           <AppLink to={`/w/${accept.data.member.organizationId}`}>{t('account.emailLinkPages.openTheWorkspace')}</AppLink>
         </p>
       )}

@@ -6,7 +6,7 @@ import type { Invitation, InvitationSent, Member } from '../api/types';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Header } from '../shell/Header';
 import { Empty, ErrorState, Loading } from '../ui/States';
-import { when } from '../ui/format';
+import { roleName, when } from '../ui/format';
 import { usePermissions } from '../api/permissions';
 import { navigate } from '../app/router';
 import { useSession } from '../api/session';
@@ -55,7 +55,7 @@ export function PeoplePage({ workspaceId }: { workspaceId: string }) {
               {roles.data.map((r) => (
                 <li key={r.id} className="row">
                   <div className="row-main">
-                    <strong>{r.role}</strong>
+                    <strong>{roleName(r.role)}</strong>
                     <span className="muted">
                       {Object.entries(r.permission)
                         .flatMap(([resource, actions]) => actions.map((a) => `${resource}:${a}`))
@@ -156,12 +156,12 @@ function MemberRow(props: {
         <select aria-label={tr('people.peoplePage.roleOf', { whoFully })} value={m.role} onChange={(e) => props.onRole(e.target.value)} disabled={props.busy} className="compact">
           {options.map((r) => (
             <option key={r} value={r}>
-              {r}
+              {roleName(r)}
             </option>
           ))}
         </select>
       ) : (
-        <span className="badge">{m.role}</span>
+        <span className="badge">{roleName(m.role)}</span>
       )}
       {props.canDelete && (
         <ConfirmDialog
@@ -251,7 +251,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
             <select id={roleId} value={role} onChange={(e) => setRole(e.target.value)}>
               {roleNames.map((r) => (
                 <option key={r} value={r}>
-                  {r}
+                  {roleName(r)}
                 </option>
               ))}
             </select>
@@ -277,7 +277,7 @@ function Invitations({ workspaceId, roleNames, canCreate, canCancel }: { workspa
               <div className="row-main">
                 <strong>{inv.email}</strong>
                 <span className="muted">
-                  {inv.role} {tr('people.peoplePage.expires')} {when(inv.expiresAt)}
+                  {roleName(inv.role)} {tr('people.peoplePage.expires')} {when(inv.expiresAt)}
                 </span>
                 {/* Each pending invitation's accept link (list-invitations answers it), to hand over again; the one just made is under the notice. */}
                 {inv.id !== unsent?.id && <InviteLink link={inv.link} email={inv.email} />}

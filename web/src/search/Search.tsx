@@ -223,12 +223,7 @@ function SearchDialog({ workspaceId, onClose: done }: { workspaceId: string | nu
         {search.isFetching && text.trim() && <Loading what={t('people.search.results')} />}
         {search.error && <ErrorState error={search.error} />}
         {openError !== null && <ErrorState error={openError} />}
-        {current && search.data && hits.length === 0 && (
-          <Empty>
-            {t('people.search.nothingFoundFor')}
-            {q}”.
-          </Empty>
-        )}
+        {current && search.data && hits.length === 0 && <Empty>{t('people.search.nothingFound', { q })}</Empty>}
         <div id={`${id}-results`} role="listbox" aria-label={t('people.search.results2')} className="search-results" hidden={hits.length === 0}>
           {GROUPS.map(({ kind, label }) => {
             const group = hits.filter((h) => h.kind === kind);

@@ -120,10 +120,7 @@ export function TaskActions({ workspaceId, task, taskKey, onClose }: { workspace
         confirmLabel={tr('task.taskActions.deleteTask')}
         onConfirm={() => void remove()}
       >
-        <p>
-          “{task.title}
-          {tr('task.taskActions.cannotBeBroughtBackTo')}
-        </p>
+        <p>{tr('task.taskActions.cannotBeBroughtBack', { title: task.title })}</p>
       </ConfirmModal>
     </>
   );

@@ -8,6 +8,7 @@ import { navigate } from '../app/router';
 import { toast } from '../ui/toast';
 import { useUserInvitations } from './user-invitations';
 import { t } from '../i18n';
+import { roleName } from '../ui/format';
 
 /**
  * Whether the home page already opened the only workspace in this visit: it does so once, on
@@ -108,7 +109,8 @@ function PendingInvitations({ invitations }: { invitations: UserInvitation[] }) 
             <div className="row-main">
               <strong>{inv.organizationName}</strong>
               <span className="muted">
-                {inv.inviterName ? t('people.homePage.invitedYou', { inviterName: inv.inviterName }) : t('people.homePage.youWereInvited')} {t('people.homePage.as')} {inv.role}
+                {inv.inviterName ? t('people.homePage.invitedYou', { inviterName: inv.inviterName }) : t('people.homePage.youWereInvited')} {t('people.homePage.as')}{' '}
+                {roleName(inv.role)}
               </span>
             </div>
             <button

@@ -20,4 +20,8 @@ export default {
   'common.priority.medium': 'Mittel',
   'common.priority.high': 'Hoch',
   'common.priority.urgent': 'Dringend',
+  'common.role.owner': 'Inhaber',
+  'common.role.admin': 'Admin',
+  'common.role.member': 'Mitglied',
+  'common.role.viewer': 'Betrachter',
 } satisfies Translation<typeof en>;

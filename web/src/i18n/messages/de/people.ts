@@ -50,7 +50,6 @@ export default {
   'people.search.openOrCreateAWorkspace': 'Öffne oder erstelle einen Arbeitsbereich, um ihn zu durchsuchen.',
   'people.search.typeAWordOrA': 'Gib ein Wort ein oder einen Aufgabenschlüssel wie MILL-2. Pfeiltasten wählen, Eingabe öffnet, Esc schließt.',
   'people.search.results': 'die Ergebnisse',
-  'people.search.nothingFoundFor': 'Nichts gefunden für „',
   'people.search.results2': 'Ergebnisse',
   'people.homePage.workspaces': 'Arbeitsbereiche',
   'people.homePage.workspaces2': 'die Arbeitsbereiche',
@@ -106,4 +105,5 @@ export default {
   'people.peoplePage.createdNoEmail':
     'Einladung für {email} erstellt. Die E-Mail wurde nicht gesendet, weil diese Instanz keinen E-Mail-Server hat: Teile den Link unten mit der Person.',
   'people.peoplePage.canceled': 'Einladung an {email} zurückgezogen.',
+  'people.search.nothingFound': 'Nichts gefunden für „{q}“.',
 } satisfies Translation<typeof en>;

@@ -7,7 +7,6 @@ export default {
   'task.taskActions.actions': 'Aktionen ▾',
   'task.taskActions.archiveTask': 'Aufgabe archivieren',
   'task.taskActions.deleteTask': 'Aufgabe löschen',
-  'task.taskActions.cannotBeBroughtBackTo': '“ lässt sich nicht wiederherstellen. Um sie stattdessen nur auszublenden, archiviere sie.',
   'task.taskActivity.activity': 'Aktivität',
   'task.taskActivity.theActivity': 'die Aktivität',
   'task.taskActivity.someone': 'Jemand',
@@ -161,4 +160,5 @@ export default {
   'task.taskComments.formerMember': 'Ehemaliges Mitglied',
   'task.taskComments.unknownAuthor': 'Unbekannt',
   'task.taskTime.deleteEntryBody': '{duration} am {day} verschwinden von der Aufgabe.',
+  'task.taskActions.cannotBeBroughtBack': '„{title}“ lässt sich nicht wiederherstellen. Um sie stattdessen nur auszublenden, archiviere sie.',
 } satisfies Translation<typeof en>;

@@ -17,4 +17,8 @@ export default {
   'common.priority.medium': 'Medium',
   'common.priority.high': 'High',
   'common.priority.urgent': 'Urgent',
+  'common.role.owner': 'owner',
+  'common.role.admin': 'admin',
+  'common.role.member': 'member',
+  'common.role.viewer': 'viewer',
 } satisfies Record<string, string>;

@@ -47,7 +47,6 @@ export default {
   'people.search.openOrCreateAWorkspace': 'Open or create a workspace to search it.',
   'people.search.typeAWordOrA': 'Type a word, or a task key like MILL-2. Arrows choose, Enter opens, Escape closes.',
   'people.search.results': 'results',
-  'people.search.nothingFoundFor': 'Nothing found for “',
   'people.search.results2': 'Results',
   'people.homePage.workspaces': 'Workspaces',
   'people.homePage.workspaces2': 'workspaces',
@@ -102,4 +101,5 @@ export default {
   'people.peoplePage.emailed': 'Invitation emailed to {email}.',
   'people.peoplePage.createdNoEmail': 'Invitation for {email} created. The email was not sent because this instance has no email server: share the link below with them.',
   'people.peoplePage.canceled': 'Invitation to {email} canceled.',
+  'people.search.nothingFound': 'Nothing found for “{q}”.',
 } satisfies Record<string, string>;

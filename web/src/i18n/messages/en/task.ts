@@ -4,7 +4,6 @@ export default {
   'task.taskActions.actions': 'Actions ▾',
   'task.taskActions.archiveTask': 'Archive task',
   'task.taskActions.deleteTask': 'Delete task',
-  'task.taskActions.cannotBeBroughtBackTo': '” cannot be brought back. To keep it out of sight instead, archive it.',
   'task.taskActivity.activity': 'Activity',
   'task.taskActivity.theActivity': 'the activity',
   'task.taskActivity.someone': 'Someone',
@@ -158,4 +157,5 @@ export default {
   'task.taskComments.formerMember': 'Former member',
   'task.taskComments.unknownAuthor': 'Unknown author',
   'task.taskTime.deleteEntryBody': '{duration} on {day} will be gone from the task.',
+  'task.taskActions.cannotBeBroughtBack': '“{title}” cannot be brought back. To keep it out of sight instead, archive it.',
 } satisfies Record<string, string>;
