@@ -41,6 +41,12 @@ describe('timeline', () => {
       // Weeks: a day is 32 px.
       await page.getByRole('button', { name: 'Weeks' }).click();
       await until('the weeks scale', async () => (await page.getByRole('button', { name: 'Weeks' }).getAttribute('aria-pressed')) === 'true');
+      // Each of the eight weeks is marked by its Monday's day of the month, 7 days (224 px) apart.
+      const weekMarks = page.locator('.timeline-week');
+      expect(await weekMarks.count()).toBe(8);
+      const [first, second] = [(await weekMarks.nth(0).boundingBox())!, (await weekMarks.nth(1).boundingBox())!];
+      expect(second.x - first.x).toBeCloseTo(7 * 32, 0);
+      expect(await weekMarks.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^\d{1,2}$/)]));
 
       // Rows by start date; the undated one is only counted; Design blocks Build, drawn as one arrow.
       expect(await page.getByRole('list', { name: 'Tasks by date' }).locator('.card-title').allInnerTexts()).toEqual(['Design', 'Build', 'Launch']);

@@ -97,6 +97,9 @@ export function TimelineView(props: {
   const width = days * dayWidth;
   const months: { day: string; left: number }[] = [];
   for (let d = from; d < addDays(from, days); d = addDays(`${addDays(d, 32).slice(0, 7)}-01`, 0)) months.push({ day: d, left: x(d) });
+  // In the weeks scale each week is marked too, by its Monday's day of the month.
+  const weeks: { day: string; left: number }[] = [];
+  if (scale === 'weeks') for (let d = from; d < addDays(from, days); d = addDays(d, 7)) weeks.push({ day: d, left: x(d) });
 
   return (
     <section className="timeline" aria-label={tr('views.timelineView.timelineFromTo', { shortDay: shortDay(from), shortDay2: shortDay(addDays(from, days - 1)) })}>
@@ -127,6 +130,11 @@ export function TimelineView(props: {
               {months.map((m) => (
                 <span key={m.day} className="timeline-month" style={{ left: m.left }}>
                   {formatDate(asDate(m.day), { month: 'short', year: '2-digit', timeZone: 'UTC' })}
+                </span>
+              ))}
+              {weeks.map((w) => (
+                <span key={w.day} className="timeline-week" style={{ left: w.left }}>
+                  {formatDate(asDate(w.day), { day: 'numeric', timeZone: 'UTC' })}
                 </span>
               ))}
               {today >= from && today < addDays(from, days) && <span className="timeline-today" style={{ left: x(today) }} />}

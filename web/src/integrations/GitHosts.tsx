@@ -16,7 +16,8 @@ function StateBadge({ record }: { record: { isActive: boolean } | null }) {
 function LinkOptions(props: {
   record: { isActive: boolean; branchPattern: string };
   comment: boolean;
-  host: string;
+  /** The task-link comment's label, naming the host's issue. */
+  commentLabel: string;
   save: (body: { isActive?: boolean; branchPattern?: string; comment?: boolean }, done?: () => void) => void;
   pending: boolean;
 }) {
@@ -35,7 +36,7 @@ function LinkOptions(props: {
       </label>
       <label className="check">
         <input type="checkbox" checked={sending?.comment ?? props.comment} disabled={props.pending} onChange={(e) => send({ comment: e.target.checked })} />
-        {t('integrations.gitHosts.commentTheTaskAposS')} {props.host} {t('integrations.gitHosts.issue')}
+        {props.commentLabel}
       </label>
       <form
         className="inline-form"
@@ -139,7 +140,7 @@ export function SelfgitCard({ projectId, canManage }: { projectId: string; canMa
               <LinkOptions
                 record={r}
                 comment={r.commentTaskLinkOnSelfgitIssue}
-                host={t('integrations.gitHosts.gitServerS')}
+                commentLabel={t('integrations.gitHosts.commentOnServerIssue')}
                 save={(b, done) => patch.mutate(b, { onSettled: done })}
                 pending={patch.isPending}
               />
@@ -323,7 +324,7 @@ export function HostedgitCard({ projectId, canManage }: { projectId: string; can
               <LinkOptions
                 record={r}
                 comment={r.commentTaskLinkOnHostedgitIssue}
-                host={t('integrations.gitHosts.hosted')}
+                commentLabel={t('integrations.gitHosts.commentOnHostedIssue')}
                 save={(b, done) => patch.mutate(b, { onSettled: done })}
                 pending={patch.isPending}
               />

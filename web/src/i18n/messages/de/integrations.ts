@@ -17,8 +17,6 @@ export default {
   'integrations.deliveryLog.loading': 'Wird geladen…',
   'integrations.deliveryLog.older': 'Ältere',
   'integrations.gitHosts.active': 'Aktiv',
-  'integrations.gitHosts.commentTheTaskAposS': 'Den Link der Aufgabe kommentieren im',
-  'integrations.gitHosts.issue': 'Issue',
   'integrations.gitHosts.branchPattern': 'Branch-Muster',
   'integrations.gitHosts.savePattern': 'Muster speichern',
   'integrations.gitHosts.selfHostedGit': 'Selbst gehostetes Git',
@@ -29,7 +27,6 @@ export default {
   'integrations.gitHosts.accessToken': 'Zugriffstoken',
   'integrations.gitHosts.webhookUrl': 'Webhook-URL',
   'integrations.gitHosts.webhookSecret': 'Webhook-Secret',
-  'integrations.gitHosts.gitServerS': 'Git-Server',
   'integrations.gitHosts.afterARotationThePrevious':
     'Nach einer Erneuerung wird das vorige Webhook-Secret noch 24 Stunden angenommen; trage das neue innerhalb dieses Tages im Webhook des Repositorys ein.',
   'integrations.gitHosts.rotateWebhookSecret': 'Webhook-Secret erneuern',
@@ -54,7 +51,6 @@ export default {
   'integrations.gitHosts.theRepositoryCouldNotBe': 'Das Repository konnte nicht verknüpft werden.',
   'integrations.gitHosts.theHostedGitSettings': 'die Einstellungen für gehostetes Git',
   'integrations.gitHosts.installation': 'Installation',
-  'integrations.gitHosts.hosted': 'gehosteten',
   'integrations.gitHosts.deleteTheHostedGitLink': 'Die Verknüpfung mit dem gehosteten Git löschen?',
   'integrations.gitHosts.linkAHostedGitRepository': 'Ein Repository beim gehosteten Git verknüpfen',
   'integrations.gitHosts.owner': 'Inhaber',
@@ -187,4 +183,6 @@ export default {
   'integrations.channel.serverpush': 'Server-Push',
   'integrations.channel.webhook': 'Webhook',
   'integrations.notifierCard.nowMasked': 'Jetzt {mask}; leer lassen, um es zu behalten.',
+  'integrations.gitHosts.commentOnServerIssue': 'Den Link der Aufgabe als Kommentar ins Issue des Git-Servers schreiben',
+  'integrations.gitHosts.commentOnHostedIssue': 'Den Link der Aufgabe als Kommentar ins gehostete Issue schreiben',
 } satisfies Translation<typeof en>;

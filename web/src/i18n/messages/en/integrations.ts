@@ -14,8 +14,6 @@ export default {
   'integrations.deliveryLog.loading': 'Loading…',
   'integrations.deliveryLog.older': 'Older',
   'integrations.gitHosts.active': 'Active',
-  'integrations.gitHosts.commentTheTaskAposS': "Comment the task''s link on the",
-  'integrations.gitHosts.issue': 'issue',
   'integrations.gitHosts.branchPattern': 'Branch pattern',
   'integrations.gitHosts.savePattern': 'Save pattern',
   'integrations.gitHosts.selfHostedGit': 'Self-hosted git',
@@ -26,7 +24,6 @@ export default {
   'integrations.gitHosts.accessToken': 'Access token',
   'integrations.gitHosts.webhookUrl': 'Webhook URL',
   'integrations.gitHosts.webhookSecret': 'Webhook secret',
-  'integrations.gitHosts.gitServerS': "git server''s",
   'integrations.gitHosts.afterARotationThePrevious':
     "After a rotation the previous webhook secret is still accepted for 24 hours; paste the new one into the repository''s webhook within that day.",
   'integrations.gitHosts.rotateWebhookSecret': 'Rotate webhook secret',
@@ -51,7 +48,6 @@ export default {
   'integrations.gitHosts.theRepositoryCouldNotBe': 'The repository could not be linked.',
   'integrations.gitHosts.theHostedGitSettings': 'the hosted git settings',
   'integrations.gitHosts.installation': 'Installation',
-  'integrations.gitHosts.hosted': 'hosted',
   'integrations.gitHosts.deleteTheHostedGitLink': 'Delete the hosted git link?',
   'integrations.gitHosts.linkAHostedGitRepository': 'Link a hosted git repository',
   'integrations.gitHosts.owner': 'Owner',
@@ -181,4 +177,6 @@ export default {
   'integrations.channel.serverpush': 'Server push',
   'integrations.channel.webhook': 'Webhook',
   'integrations.notifierCard.nowMasked': 'Now {mask}; leave empty to keep it.',
+  'integrations.gitHosts.commentOnServerIssue': "Comment the task''s link on the git server''s issue",
+  'integrations.gitHosts.commentOnHostedIssue': "Comment the task''s link on the hosted issue",
 } satisfies Record<string, string>;
