@@ -92,6 +92,20 @@ describe('languages', () => {
         .waitFor();
       expect(await englishOn(page)).toEqual([]);
 
+      // The pages of a project and a workspace, and the notification preferences.
+      for (const [path, heading] of [
+        [`/w/${workspaceId}/p/${project.id}/settings`, 'Projekt'],
+        [`/w/${workspaceId}/p/${project.id}/integrations`, 'Git-Hosts'],
+        [`/w/${workspaceId}/members`, 'Personen'],
+        [`/w/${workspaceId}`, 'Projekte'],
+        ['/account/notifications', 'Benachrichtigungseinstellungen'],
+      ]) {
+        await page.goto(path!);
+        await page.getByRole('heading', { name: heading!, exact: true }).first().waitFor();
+        await until(`${path} loaded`, async () => !(await pageWords(page)).includes('Wird geladen'));
+        expect([path, await englishOn(page)]).toEqual([path, []]);
+      }
+
       await page.goto('/account');
       await page.getByRole('heading', { level: 1, name: 'Dein Konto' }).waitFor();
       expect(await page.getByRole('combobox', { name: 'Sprache' }).inputValue()).toBe('');

@@ -131,9 +131,7 @@ export function ForgotPasswordPage() {
     <main id="main" tabIndex={-1} className="auth">
       <h1>{t('account.emailLinkPages.forgotYourPassword')}</h1>
       {request.isSuccess ? (
-        <p role="status">
-          {t('account.emailLinkPages.if')} {email} {t('account.emailLinkPages.hasAnAccountAnEmail')}
-        </p>
+        <p role="status">{t('account.emailLinkPages.resetSent', { email })}</p>
       ) : (
         <form className="stack" onSubmit={onSubmit}>
           <label>
@@ -176,21 +174,18 @@ export function AcceptInvitationPage({ invitationId }: { invitationId: string })
           {invitations.verified && invitations.isPending && <Loading what={t('account.emailLinkPages.theInvitation')} />}
           {found && (
             <p>
-              <strong>{found.inviterName ?? t('account.emailLinkPages.someone')}</strong> {t('account.emailLinkPages.invitedYouToJoinThe')}{' '}
-              <strong>{found.organizationName}</strong> {t('account.emailLinkPages.as')} {roleName(found.role)}.
+              {tRich('account.emailLinkPages.invitedYou', {
+                inviter: found.inviterName ?? t('account.emailLinkPages.someone'),
+                workspace: found.organizationName,
+                role: roleName(found.role),
+                b: (chunks) => <strong>{chunks}</strong>,
+              })}
             </p>
           )}
           {invitations.data && !found && (
-            <p role="status">
-              {t('account.emailLinkPages.thisInvitationIsNoLonger')} <strong>{session.data?.user.email}</strong>.
-            </p>
+            <p role="status">{tRich('account.emailLinkPages.notPending', { email: session.data?.user.email, b: (chunks) => <strong>{chunks}</strong> })}</p>
           )}
-          {!invitations.verified && (
-            <p>
-              {t('account.emailLinkPages.youWereInvitedToA')} <strong>{session.data?.user.email}</strong>
-              {t('account.emailLinkPages.theInvitationMustBeAddressed')}
-            </p>
-          )}
+          {!invitations.verified && <p>{tRich('account.emailLinkPages.signedInAs', { email: session.data?.user.email, b: (chunks) => <strong>{chunks}</strong> })}</p>}
           {(accept.error ?? reject.error) && <ErrorState error={accept.error ?? reject.error} />}
           <div className="actions">
             <button type="button" onClick={() => accept.mutate()} disabled={accept.isPending || reject.isPending}>
@@ -204,7 +199,7 @@ export function AcceptInvitationPage({ invitationId }: { invitationId: string })
       )}
       {accept.data && (
         <p role="status">
-          {t('account.emailLinkPages.youJoinedAs')} {roleName(accept.data.member.role)}.{' '}
+          {t('account.emailLinkPages.joinedAs', { role: roleName(accept.data.member.role) })}{' '}
           <AppLink to={`/w/${accept.data.member.organizationId}`}>{t('account.emailLinkPages.openTheWorkspace')}</AppLink>
         </p>
       )}

@@ -87,7 +87,7 @@ export function CalendarView(props: {
       aria-label={span === 'week' ? tr('views.calendarView.calendarWeekOf', { day: longDay(days[0]!) }) : tr('views.calendarView.calendarMonth', { month: monthName(at) })}
     >
       <PeriodBar
-        title={span === 'week' ? `${longDay(days[0]!)} – ${longDay(days[6]!)}` : monthName(at)}
+        title={span === 'week' ? tr('views.period.range', { from: longDay(days[0]!), to: longDay(days[6]!) }) : monthName(at)}
         earlier={span === 'week' ? tr('views.calendarView.previousWeek') : tr('views.calendarView.previousMonth')}
         later={span === 'week' ? tr('views.calendarView.nextWeek') : tr('views.calendarView.nextMonth')}
         onStep={(by) => go({ at: step(by) })}
@@ -152,12 +152,12 @@ function Day(props: {
     <div ref={setNodeRef} role="gridcell" className={`calendar-day${props.today ? ' today' : ''}${props.outside ? ' outside' : ''}${isOver ? ' over' : ''}`} data-day={props.day}>
       <div className="calendar-day-head">
         <span className="calendar-date">
-          <span aria-hidden="true">{Number(props.day.slice(8))}</span>
+          <span aria-hidden="true">{formatDate(asDate(props.day), { day: 'numeric', timeZone: 'UTC' })}</span>
           <span className="visually-hidden">{longDay(props.day)}</span>
         </span>
         {props.canCreate && props.firstStatus && <AddOnDay day={props.day} projectId={props.projectId} status={props.firstStatus} />}
       </div>
-      <ul className="calendar-tasks" aria-label={tr('views.calendarView.tasksOn', { longDay: longDay(props.day) })}>
+      <ul className="calendar-tasks" aria-label={tr('views.calendarView.tasksOn', { day: longDay(props.day) })}>
         {props.entries.map(({ task, part }) => (
           <CalendarTask key={task.id} task={task} part={part} day={props.day} projectSlug={props.projectSlug} canMove={props.canMove} onOpen={props.onOpen} />
         ))}
@@ -171,7 +171,7 @@ function CalendarTask(props: { task: Task; part: 'one' | 'start' | 'middle' | 'e
   // One draggable per day a task is shown on: dragging a span by any of its days moves all of it.
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `${task.id}@${props.day}`, disabled: !props.canMove });
   const key = `${props.projectSlug}-${task.number}`;
-  const where = props.part === 'one' ? '' : props.part === 'start' ? ' (starts)' : props.part === 'end' ? ' (due)' : ' (continues)';
+  const where = props.part === 'one' ? '' : ` ${tr(`views.calendarView.part.${props.part}`)}`;
   return (
     <li
       ref={setNodeRef}
@@ -187,9 +187,7 @@ function CalendarTask(props: { task: Task; part: 'one' | 'start' | 'middle' | 'e
       {props.canMove && (
         <button type="button" className="handle" {...attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler<HTMLButtonElement> | undefined}>
           <span aria-hidden="true">⠿</span>
-          <span className="visually-hidden">
-            {tr('views.calendarView.move')} {task.title}
-          </span>
+          <span className="visually-hidden">{tr('views.calendarView.moveTask', { title: task.title })}</span>
         </button>
       )}
     </li>
@@ -211,12 +209,10 @@ function AddOnDay({ day, projectId, status }: { day: string; projectId: string; 
     <DialogTrigger>
       <Button className="calendar-add">
         <span aria-hidden="true">+</span>
-        <span className="visually-hidden">
-          {tr('views.calendarView.addATaskOn')} {longDay(day)}
-        </span>
+        <span className="visually-hidden">{tr('views.calendarView.addTaskOn', { day: longDay(day) })}</span>
       </Button>
       <Popover className="menu-popover" placement="bottom start">
-        <Dialog className="dialog" aria-label={tr('views.calendarView.newTaskOn2', { longDay: longDay(day) })}>
+        <Dialog className="dialog" aria-label={tr('views.calendarView.newTaskOn', { day: longDay(day) })}>
           {({ close }) => (
             <form
               className="stack"
@@ -226,7 +222,7 @@ function AddOnDay({ day, projectId, status }: { day: string; projectId: string; 
               }}
             >
               <Heading slot="title" className="visually-hidden">
-                {tr('views.calendarView.newTaskOn')} {longDay(day)}
+                {tr('views.calendarView.newTaskOn', { day: longDay(day) })}
               </Heading>
               <label>
                 {tr('views.calendarView.title')}

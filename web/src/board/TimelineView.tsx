@@ -104,7 +104,7 @@ export function TimelineView(props: {
   return (
     <section className="timeline" aria-label={tr('views.timelineView.timelineFromTo', { shortDay: shortDay(from), shortDay2: shortDay(addDays(from, days - 1)) })}>
       <PeriodBar
-        title={`${monthName(from)} – ${monthName(addDays(from, days - 1))}`}
+        title={tr('views.period.range', { from: monthName(from), to: monthName(addDays(from, days - 1)) })}
         earlier={tr('views.timelineView.earlier')}
         later={tr('views.timelineView.later')}
         onStep={(by) => go({ at: step(by) })}
@@ -117,11 +117,7 @@ export function TimelineView(props: {
         span={f.span}
         onSpan={(s) => go({ span: s })}
       />
-      <p className="muted">
-        {tr('views.timelineView.summary', { count: dated.length })}
-        {undated > 0 ? tr('views.timelineView.undated', { count: undated }) : ''}
-        {tr('views.timelineView.dragABarToMove')}
-      </p>
+      <p className="muted">{tr('views.timelineView.summary', { count: dated.length, undated })}</p>
       <div className="timeline-scroll" ref={scroller}>
         <div className="timeline-inner" style={{ width: labelCol + width }}>
           <div className="timeline-head" aria-hidden="true">
@@ -235,8 +231,16 @@ const TimelineRow = memo(function TimelineRow(props: {
     const by = ev.key === 'ArrowLeft' ? -1 : 1;
     props.onChange(ev.shiftKey ? { start: 0, due: by } : ev.altKey ? { start: by, due: 0 } : { start: by, due: by });
   };
-  const dates = e.kind === 'bar' ? `${shortDay(e.from)} to ${shortDay(e.to)}` : e.kind === 'due' ? `due ${shortDay(e.to)}` : `starts ${shortDay(e.from)}`;
-  const relations = [props.blocks.length ? `blocks ${props.blocks.join(', ')}` : '', props.blockedBy.length ? `blocked by ${props.blockedBy.join(', ')}` : '']
+  const dates =
+    e.kind === 'bar'
+      ? tr('views.timelineView.bar.fromTo', { from: shortDay(e.from), to: shortDay(e.to) })
+      : e.kind === 'due'
+        ? tr('views.timelineView.bar.due', { day: shortDay(e.to) })
+        : tr('views.timelineView.bar.starts', { day: shortDay(e.from) });
+  const relations = [
+    props.blocks.length ? tr('views.timelineView.bar.blocks', { keys: props.blocks.join(', ') }) : '',
+    props.blockedBy.length ? tr('views.timelineView.bar.blockedBy', { keys: props.blockedBy.join(', ') }) : '',
+  ]
     .filter(Boolean)
     .join('; ');
   return (

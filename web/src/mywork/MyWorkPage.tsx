@@ -10,7 +10,7 @@ import { Header } from '../shell/Header';
 import { AppLink } from '../ui/AppLink';
 import { Empty, ErrorState, Loading } from '../ui/States';
 import { toast } from '../ui/toast';
-import { t as tr } from '../i18n';
+import { formatNumber, t as tr } from '../i18n';
 
 /** At most this many of the caller's tasks are shown (five pages of the API's largest). */
 const MAX_TASKS = 500;
@@ -91,7 +91,7 @@ export function MyWorkPage({ workspaceId }: { workspaceId: string }) {
             return (
               <section key={g.id} className="my-work-group" aria-labelledby={`mw-${g.id}`}>
                 <h2 id={`mw-${g.id}`}>
-                  {tr(`views.myWork.group.${g.id}`)} <span className="count">{inGroup.length}</span>
+                  {tr(`views.myWork.group.${g.id}`)} <span className="count">{formatNumber(inGroup.length)}</span>
                 </h2>
                 <ul className="rows" aria-label={tr(`views.myWork.group.${g.id}`)}>
                   {inGroup.map((t) => (
