@@ -5,7 +5,8 @@ import { ErrorState, Loading } from '../ui/States';
 import { priorityName, when } from '../ui/format';
 import { useMembers } from '../api/workspace-queries';
 import { formatDuration } from './duration';
-import { formatDate, t } from '../i18n';
+import type { ReactNode } from 'react';
+import { formatDate, t, tRich, type MessageId } from '../i18n';
 
 type Entry = Awaited<ReturnType<typeof history>>[number];
 const history = async (taskId: string) => must(await api.GET('/api/activity/{taskId}', { params: { path: { taskId } } }));
@@ -15,57 +16,62 @@ const day = (iso: unknown) =>
   typeof iso === 'string' && iso && !Number.isNaN(Date.parse(iso)) ? formatDate(iso, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }) : null;
 const seconds = (n: unknown) => (typeof n === 'number' ? formatDuration(n) : t('task.activity.time'));
 
-/** What an entry of the task's history says, after the name of who did it (docs/records.md, "Activity"). */
-function sentence(a: Entry, column: (slug: unknown) => string, person: (id: unknown) => string): string {
+/**
+ * What an entry of the task's history says, as one sentence with `who` (the name of who did it) in
+ * it (docs/records.md, "Activity").
+ */
+function sentence(a: Entry, who: ReactNode, column: (slug: unknown) => string, person: (id: unknown) => string): ReactNode {
   const d = a.eventData ?? {};
+  const say = (id: MessageId, values: Record<string, ReactNode> = {}) => tRich(id, { who, ...values });
   switch (a.type) {
     case 'created':
-      return t('task.activity.created');
+      return say('task.activity.created');
     case 'imported':
-      return t('task.activity.imported');
+      return say('task.activity.imported');
     case 'status_changed':
-      return t('task.activity.statusChanged', { from: column(d.oldStatus), to: column(d.newStatus) });
+      return say('task.activity.statusChanged', { from: column(d.oldStatus), to: column(d.newStatus) });
     case 'priority_changed':
-      return t('task.activity.priorityChanged', { from: priorityName(String(d.oldPriority)), to: priorityName(String(d.newPriority)) });
+      return say('task.activity.priorityChanged', { from: priorityName(String(d.oldPriority)), to: priorityName(String(d.newPriority)) });
     case 'title_changed':
-      return t('task.activity.titleChanged', { title: String(d.oldTitle) });
+      return say('task.activity.titleChanged', { title: String(d.oldTitle) });
     case 'description_changed':
-      return t('task.activity.descriptionChanged');
+      return say('task.activity.descriptionChanged');
     case 'assignee_changed':
-      return t('task.activity.assigned', { name: person(d.newUserId) });
+      return say('task.activity.assigned', { name: person(d.newUserId) });
     case 'unassigned':
-      return t('task.activity.unassigned');
+      return say('task.activity.unassigned');
     case 'due_date_changed':
-      return day(d.newDueDate) ? t('task.activity.dueSet', { day: day(d.newDueDate) }) : t('task.activity.dueCleared');
+      return day(d.newDueDate) ? say('task.activity.dueSet', { day: day(d.newDueDate) }) : say('task.activity.dueCleared');
     case 'start_date_changed':
-      return day(d.newStartDate) ? t('task.activity.startSet', { day: day(d.newStartDate) }) : t('task.activity.startCleared');
+      return day(d.newStartDate) ? say('task.activity.startSet', { day: day(d.newStartDate) }) : say('task.activity.startCleared');
     case 'moved':
-      return t('task.activity.moved');
+      return say('task.activity.moved');
     case 'label_added':
-      return t('task.activity.labelAdded', { name: String(d.name) });
+      return say('task.activity.labelAdded', { name: String(d.name) });
     case 'label_removed':
-      return t('task.activity.labelRemoved', { name: String(d.name) });
+      return say('task.activity.labelRemoved', { name: String(d.name) });
     case 'relation_added':
-      return t('task.activity.relationAdded', { key: String(d.targetKey), kind: String(d.relationType) });
+      // `kind` is the API's relation type (subtask, blocks, related), named in the reader's language.
+      return say('task.activity.relationAdded', { key: String(d.targetKey), kind: String(d.relationType) });
     case 'relation_removed':
-      return t('task.activity.relationRemoved', { key: String(d.targetKey), kind: String(d.relationType) });
+      return say('task.activity.relationRemoved', { key: String(d.targetKey), kind: String(d.relationType) });
     case 'comment':
-      return t('task.activity.comment');
+      return say('task.activity.comment');
     case 'comment_edited':
-      return t('task.activity.commentEdited');
+      return say('task.activity.commentEdited');
     case 'comment_deleted':
-      return t('task.activity.commentDeleted');
+      return say('task.activity.commentDeleted');
     case 'time_entry_added':
-      return d.endTime ? t('task.activity.logged', { duration: seconds(d.duration) }) : t('task.activity.timerStarted');
+      return d.endTime ? say('task.activity.logged', { duration: seconds(d.duration) }) : say('task.activity.timerStarted');
     case 'time_entry_edited':
       return typeof d.oldDuration === 'number' && d.oldDuration !== d.duration
-        ? t('task.activity.timeChanged', { from: seconds(d.oldDuration), to: seconds(d.duration) })
-        : t('task.activity.timeEdited');
+        ? say('task.activity.timeChanged', { from: seconds(d.oldDuration), to: seconds(d.duration) })
+        : say('task.activity.timeEdited');
     case 'time_entry_deleted':
-      return t('task.activity.timeDeleted', { duration: seconds(d.duration) });
+      return say('task.activity.timeDeleted', { duration: seconds(d.duration) });
     default:
       // A type this app does not know yet: its own words from the API, never raw data.
-      return a.content ?? t('task.activity.changed');
+      return typeof a.content === 'string' ? say('task.activity.other', { content: a.content }) : say('task.activity.changed');
   }
 }
 
@@ -84,7 +90,7 @@ export function TaskActivity({ workspaceId, taskId, columns }: { workspaceId: st
       <ol className="activity">
         {entries.map((a) => (
           <li key={a.id}>
-            <strong>{a.userId ? person(a.userId) : (a.externalUserName ?? t('task.taskActivity.someone'))}</strong> {sentence(a, column, person)}{' '}
+            {sentence(a, <strong>{a.userId ? person(a.userId) : (a.externalUserName ?? t('task.taskActivity.someone'))}</strong>, column, person)}{' '}
             <time dateTime={a.createdAt}>{when(a.createdAt)}</time>
           </li>
         ))}

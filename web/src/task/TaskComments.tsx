@@ -155,7 +155,7 @@ function CommentItem(props: { comment: Comment; author: string; mine: boolean; o
                 close();
               }}
             >
-              {t('task.taskComments.cancel')}
+              {t('common.cancel')}
             </button>
           </div>
         </form>

@@ -152,7 +152,7 @@ export function TaskDescription({ task, editable, onSave, saving }: { task: Task
           <div className="actions">
             <button type="submit">{tr('task.taskDescription.saveDescription')}</button>
             <button type="button" className="secondary" onClick={cancel}>
-              {tr('task.taskDescription.cancel')}
+              {tr('common.cancel')}
             </button>
           </div>
         </form>

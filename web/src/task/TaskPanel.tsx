@@ -191,7 +191,7 @@ function MoveTask({ workspaceId, task, taskKey }: { workspaceId: string; task: T
       const destination = projects.data?.find((p) => p.id === r.destinationProjectId);
       navigate(`/w/${workspaceId}/p/${r.destinationProjectId}/t/${r.task.id}`);
       toast.show({
-        title: tr('task.taskPanel.movedTo', { taskKey, project: destination?.name ?? tr('task.taskPanel.anotherProject') }),
+        title: destination ? tr('task.taskPanel.movedTo', { taskKey, project: destination.name }) : tr('task.taskPanel.movedToAnotherProject', { taskKey }),
         description: destination ? tr('task.taskPanel.itIsNowStillFinds', { slug: destination.slug, number: r.task.number, taskKey }) : undefined,
       });
       // Both boards (and their cards' details, kept under the same key) and the task's own views.

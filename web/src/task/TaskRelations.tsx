@@ -153,7 +153,7 @@ export function TaskRelations({ workspaceId, taskId, editable }: { workspaceId: 
           {candidates.map((t) => (
             <li key={t.id}>
               <button type="button" className="secondary" disabled={add.isPending} onClick={() => add.mutate(t.id)}>
-                {tr('task.taskRelations.relate')} {keyOf(t)} {t.title}
+                {tr('task.taskRelations.relate', { key: keyOf(t), title: t.title })}
               </button>
             </li>
           ))}

@@ -105,7 +105,7 @@ function EntryForm(props: {
       </button>
       {props.onCancel && (
         <button type="button" className="secondary" onClick={props.onCancel}>
-          {t('task.taskTime.cancel')}
+          {t('common.cancel')}
         </button>
       )}
     </form>
@@ -162,15 +162,11 @@ export function TaskTime({ workspaceId, taskId, editable }: { workspaceId: strin
       <h3 id="time-h">{t('task.taskTime.time')}</h3>
       {entries.isPending && <Loading what={t('task.taskTime.timeEntries')} />}
       {entries.error && <ErrorState error={entries.error} />}
-      {entries.data && (
-        <p>
-          {t('task.taskTime.logged')} {formatDuration(total)}
-        </p>
-      )}
+      {entries.data && <p>{t('task.taskTime.logged', { duration: formatDuration(total) })}</p>}
       {running ? (
         <p>
           <span role="timer" aria-live="off">
-            {t('task.taskTime.running')} {clock(Math.max(0, Math.floor((Date.now() - Date.parse(running.startTime)) / 1000)))}
+            {t('task.taskTime.running', { time: clock(Math.max(0, Math.floor((Date.now() - Date.parse(running.startTime)) / 1000))) })}
           </span>{' '}
           <button type="button" onClick={() => stop.mutate(running.id)} disabled={stop.isPending}>
             {t('task.taskTime.stopTimer')}
