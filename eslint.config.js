@@ -261,6 +261,8 @@ const TABLE_OWNERS = {
   notification_preference: 'notification-preferences',
   notification_rule: 'notification-preferences',
   notification: 'notifications',
+  asset: 'asset',
+  stored_file_removal: 'asset',
 };
 
 /**
@@ -274,6 +276,12 @@ const TABLE_EXCEPTIONS = {
       'the write path reads (FOR KEY SHARE) the columns of the project: is the new status one of them, and where is its end; a column cannot be deleted while a task enters it',
     project: 'the number claim of a create or a move (project.task_counter)',
   },
+  'src/modules/asset/asset.repository.ts': {
+    task: "an upload is recorded only for a task of the workspace (its id and workspace read in the insert); a reader's file is found with its task's project",
+    project: "a public project's files are open to anyone (project.is_public, read with the file)",
+    member: 'whether the reader of a file is a member of its workspace, read with the file in one statement',
+    user: "the uploader's name in the asset record",
+  },
   'src/modules/task-relation/task-relation.repository.ts': {
     task: "a relation's history row names its target task by key (its number), as it was when the relation changed; a project's relations are those with an end among its tasks",
     project: "a relation's history row names its target task by key (its project's slug)",
@@ -286,6 +294,7 @@ const TABLE_EXCEPTIONS = {
   'src/modules/task/card-details.repository.ts': {
     label: "a card's labels (the task's copies), read with the task in one query",
     activity: "a card's comment count (activity rows of type comment)",
+    asset: "a card's attachment count",
     task_relation: "a card's subtask progress and open blockers",
     board_column: 'a subtask or blocker is done when its status is a final column',
   },

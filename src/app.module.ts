@@ -28,6 +28,7 @@ import { ProjectModule } from './modules/project/project.module';
 import { TaskModule } from './modules/task/task.module';
 import { TaskBulkModule } from './modules/task-bulk/task-bulk.module';
 import { TaskRelationModule } from './modules/task-relation/task-relation.module';
+import { AssetModule } from './modules/asset/asset.module';
 import { TimeEntryModule } from './modules/time-entry/time-entry.module';
 import { NetModule } from './common/net/net.module';
 import { QueueModule } from './queue/queue.module';
@@ -46,6 +47,7 @@ export const FEATURE_MODULES: Type[] = [
   ColumnModule,
   TaskModule,
   TaskRelationModule,
+  AssetModule,
   TaskBulkModule,
   LabelModule,
   TimeEntryModule,

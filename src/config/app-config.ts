@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, getMetadataStorage, validateSync } from 'class-validator';
@@ -97,6 +98,18 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100000) LIVE_STREAMS_PER_USER?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100000) LIVE_STREAMS_PER_PROCESS?: number;
   @IsOptional() @IsString() QUEUE_CONCURRENCY?: string;
+  @IsOptional() @IsString() STORAGE_DIR?: string;
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) S3_ENDPOINT?: string;
+  @IsOptional() @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be a bucket name (3-63 lower-case letters, digits, . and -)' }) S3_BUCKET?: string;
+  @IsOptional() @Matches(/^[\w-]{1,40}$/, { message: 'must be a region name (letters, digits, _ and -)' }) S3_REGION?: string;
+  @IsOptional() @IsString() S3_ACCESS_KEY_ID?: string;
+  @IsOptional() @IsString() S3_SECRET_ACCESS_KEY?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() S3_FORCE_PATH_STYLE?: boolean;
+  @IsOptional() @Matches(/^[\w./-]{0,200}$/, { message: 'must be letters, digits, _ . / and - (at most 200)' }) S3_KEY_PREFIX?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60) @Max(604_800) S3_PRESIGN_TTL_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) S3_MAX_IMAGE_UPLOAD_BYTES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) MAX_ATTACHMENT_BYTES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) WORKSPACE_STORAGE_BYTES?: number;
 }
 
 /** Names of every environment variable the configuration reads (for checks that each is documented and deployed). */
@@ -235,7 +248,36 @@ export interface AppConfig {
    * (docs/decisions-local.md, "Rate limits"). 0 turns one off.
    */
   readonly rateLimits: { readonly auth: number; readonly invites: number; readonly api: number; readonly signInFailures: number };
+  /** Images and attachments (docs/files.md): where their bytes are kept and how big they may be. */
+  readonly files: FilesConfig;
 }
+
+export interface FilesConfig {
+  readonly storage: FileStorageTarget;
+  /** How long an upload URL (the service's own or a bucket's presigned one) is valid. */
+  readonly uploadTtlSeconds: number;
+  /** Largest image of a description or comment (S3_MAX_IMAGE_UPLOAD_BYTES). */
+  readonly maxImageBytes: number;
+  readonly maxAttachmentBytes: number;
+  /** What all of a workspace's files may take together. */
+  readonly workspaceQuotaBytes: number;
+  /** PUBLIC_API_URL was set: upload URLs of the local store name it, else the origin the request came to. */
+  readonly publicApiUrlSet: boolean;
+}
+
+export type FileStorageTarget =
+  | { readonly kind: 'local'; readonly dir: string }
+  | {
+      readonly kind: 's3';
+      readonly endpoint: string;
+      readonly bucket: string;
+      readonly region: string;
+      readonly accessKeyId?: string;
+      readonly secretAccessKey?: string;
+      readonly forcePathStyle: boolean;
+      /** Put before every object key (`tandem/` keeps Tandem's objects apart in a shared bucket). */
+      readonly keyPrefix: string;
+    };
 
 export class ConfigError extends Error {}
 
@@ -405,6 +447,38 @@ function customOAuthErrors(p: EnvSchema): string[] {
   return errors;
 }
 
+/** S3 is all or nothing: the endpoint and the bucket together. */
+function s3Errors(p: EnvSchema): string[] {
+  if (!p.S3_ENDPOINT === !p.S3_BUCKET) return [];
+  return [p.S3_ENDPOINT ? 'S3_BUCKET: is required when S3_ENDPOINT is set' : 'S3_ENDPOINT: is required when S3_BUCKET is set'];
+}
+
+const MIB = 1024 * 1024;
+
+function filesConfig(p: EnvSchema, dataDirectory: string): FilesConfig {
+  const storage: FileStorageTarget =
+    p.S3_ENDPOINT && p.S3_BUCKET
+      ? {
+          kind: 's3',
+          endpoint: p.S3_ENDPOINT.replace(/\/+$/, ''),
+          bucket: p.S3_BUCKET,
+          region: p.S3_REGION ?? 'us-east-1',
+          accessKeyId: p.S3_ACCESS_KEY_ID,
+          secretAccessKey: p.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: p.S3_FORCE_PATH_STYLE ?? true,
+          keyPrefix: p.S3_KEY_PREFIX ?? '',
+        }
+      : { kind: 'local', dir: resolve(p.STORAGE_DIR ?? join(dataDirectory, 'files')) };
+  return {
+    storage,
+    uploadTtlSeconds: p.S3_PRESIGN_TTL_SECONDS ?? 3600,
+    maxImageBytes: p.S3_MAX_IMAGE_UPLOAD_BYTES ?? 10 * MIB,
+    maxAttachmentBytes: p.MAX_ATTACHMENT_BYTES ?? 25 * MIB,
+    workspaceQuotaBytes: p.WORKSPACE_STORAGE_BYTES ?? 5 * 1024 * MIB,
+    publicApiUrlSet: p.PUBLIC_API_URL !== undefined,
+  };
+}
+
 /**
  * Validates the environment once and returns a frozen, typed config.
  * Throws ConfigError naming every bad variable.
@@ -419,7 +493,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  const oauthErrors = customOAuthErrors(parsed);
+  const oauthErrors = [...customOAuthErrors(parsed), ...s3Errors(parsed)];
   if (oauthErrors.length) throw new ConfigError(`Invalid configuration:\n  ${oauthErrors.join('\n  ')}`);
   const nodeEnv = (parsed.NODE_ENV ?? 'development') as AppConfig['nodeEnv'];
   if (nodeEnv === 'production') {
@@ -513,6 +587,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       api: parsed.RATE_LIMIT_API ?? 6000,
       signInFailures: parsed.RATE_LIMIT_SIGN_IN_FAILURES ?? 10,
     },
+    files: filesConfig(parsed, dataDir({ TANDEM_DATA_DIR: parsed.TANDEM_DATA_DIR })),
   };
   return deepFreeze(config);
 }

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Redis from 'ioredis';
 import { bootstrap, Running } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
@@ -62,8 +65,13 @@ function testConfig(env: Record<string, string | undefined>, databaseUrl: string
     DATABASE_URL: databaseUrl,
     QUEUE_PREFIX: queuePrefix,
     DATABASE_POOL_SIZE: env.DATABASE_POOL_SIZE ?? '5',
+    // A peer app (same prefix) shares its files, as the API processes of one installation do.
+    STORAGE_DIR: env.STORAGE_DIR ?? testStorageDir(queuePrefix),
   });
 }
+
+/** Where a test app keeps its files (docs/files.md, local storage): one folder per app and its peers. */
+export const testStorageDir = (queuePrefix: string): string => join(tmpdir(), 'tandem-test-files', queuePrefix.replace(/[{}]/g, ''));
 
 /**
  * Boots the real application on a random port, in its own database cloned from the migrated
@@ -84,6 +92,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
       await app.stop();
       await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`));
       await dropRedisKeys(config.redisUrl, queuePrefix);
+      await rm(testStorageDir(queuePrefix), { recursive: true, force: true });
     },
   };
 }

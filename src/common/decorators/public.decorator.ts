@@ -14,3 +14,11 @@ export const SIGNED_OUT_NULL = 'tandem:signed-out-null';
  * signed-out visit to the web app makes no failing request (docs/decisions-local.md, "get-session signed out").
  */
 export const AnswersNullSignedOut = () => applyDecorators(SetMetadata(SIGNED_OUT_NULL, true), ApiExtension('x-signed-out', 'null'));
+
+export const SIGNED_OUT_ALLOWED = 'tandem:signed-out-allowed';
+/**
+ * The route also answers a signed-out caller (treated as @AnswersNullSignedOut treats one, but
+ * reaching the handler with no user): the handler decides, as `GET /asset/:id` does for a public
+ * project's files. A credential that is sent must still be valid.
+ */
+export const AllowsSignedOut = () => applyDecorators(SetMetadata(SIGNED_OUT_ALLOWED, true), ApiExtension('x-signed-out', 'allowed'));

@@ -4,6 +4,9 @@ import * as express from 'express';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** Where a file's bytes arrive (docs/files.md): streamed by its route to the file store, never parsed. */
+export const STREAMED_UPLOAD_PATH = '/api/asset/upload/';
+
 /** Deeper JSON than any route takes; validation would recurse through it and overflow the stack. */
 export const MAX_BODY_DEPTH = 32;
 
@@ -119,6 +122,10 @@ export function jsonBodyParser(limit = BODY_LIMIT_BYTES, errorKeyFor: (req: Requ
     const fail = (status: number, message: string) => void res.status(status).json({ [errorKeyFor(req)]: message });
     const badUrl = malformedUrl(req.url);
     if (badUrl) return fail(400, badUrl);
+    if (req.method === 'PUT' && req.path.startsWith(STREAMED_UPLOAD_PATH)) {
+      const unusable = unusableInput(req.query, 'query');
+      return unusable ? fail(400, unusable) : next();
+    }
     parse(req, res, (err?: any) => {
       if (!err) {
         if ((req as Request & { bodyNotUtf8?: boolean }).bodyNotUtf8) return fail(400, illFormedText('bytes that are not UTF-8 in the body'));

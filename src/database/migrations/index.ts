@@ -22,6 +22,7 @@ import { EmailJobs1763782400000 } from './1763782400000-EmailJobs';
 import { SelfgitWebhookSecretRotation1763782500000 } from './1763782500000-SelfgitWebhookSecretRotation';
 import { ExternalCommentLinks1763782600000 } from './1763782600000-ExternalCommentLinks';
 import { FormerTaskKeys1763782710000 } from './1763782710000-FormerTaskKeys';
+import { Assets1763782900000 } from './1763782900000-Assets';
 import { TaskFilterIndexes1763782800000 } from './1763782800000-TaskFilterIndexes';
 
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   ExternalCommentLinks1763782600000,
   FormerTaskKeys1763782710000,
   TaskFilterIndexes1763782800000,
+  Assets1763782900000,
 ];

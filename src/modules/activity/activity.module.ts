@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ScopeRegistry } from '../../common/permissions/scope-registry';
+import { AssetModule } from '../asset/asset.module';
 import { TaskModule } from '../task/task.module';
 import { ActivityController } from './activity.controller';
 import { Activity } from './activity.entity';
@@ -10,7 +11,7 @@ import { CommentController } from './comment.controller';
 import { LegacyCommentController } from './legacy-comment.controller';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Activity]), TaskModule],
+  imports: [TypeOrmModule.forFeature([Activity]), TaskModule, AssetModule],
   controllers: [CommentController, LegacyCommentController, ActivityController],
   providers: [ActivityService, ActivityRepository],
   exports: [ActivityService],

@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
+import { AssetService } from '../asset/asset.service';
 import { TaskChangesRepository } from '../task/task-changes.repository';
 import { ActivityRecord, ActivityRow, toActivityRecord } from './activity.record';
 import { ActivityRepository } from './activity.repository';
@@ -12,6 +13,7 @@ export class ActivityService {
   constructor(
     private readonly activities: ActivityRepository,
     private readonly changes: TaskChangesRepository,
+    private readonly assets: AssetService,
   ) {}
 
   async listComments(workspaceId: string, taskId: string): Promise<ActivityRecord[]> {
@@ -27,12 +29,15 @@ export class ActivityService {
     const row = await this.changes.comment(workspaceId, taskId, user.id, content);
     // No row: the task was deleted between the permission check and the insert.
     if (!row) throw new NotFoundException('Task not found');
+    await this.assets.claimForComment(workspaceId, taskId, row.id, content);
     return toActivityRecord(row);
   }
 
   /** Only the author may edit a comment; to anyone else it does not exist. */
   async editComment(workspaceId: string, user: AuthUser, id: string, content: string): Promise<ActivityRecord> {
-    return this.found(await this.activities.updateOwnComment(workspaceId, user.id, id, content));
+    const row = this.found(await this.activities.updateOwnComment(workspaceId, user.id, id, content));
+    await this.assets.claimForComment(workspaceId, row.taskId, row.id, content);
+    return row;
   }
 
   async deleteComment(workspaceId: string, user: AuthUser, id: string): Promise<ActivityRecord> {

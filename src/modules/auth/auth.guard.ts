@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { clearedSessionCookie, CookieSessionRequest, fromOwnOrigin, readCookie, SAFE_METHODS, SESSION_COOKIE } from '../../common/http/cookies';
 import { ERROR_KEY_METADATA } from '../../common/decorators/error-body-key.decorator';
-import { IS_PUBLIC, SIGNED_OUT_NULL } from '../../common/decorators/public.decorator';
+import { IS_PUBLIC, SIGNED_OUT_ALLOWED, SIGNED_OUT_NULL } from '../../common/decorators/public.decorator';
 import { API_KEY_SCOPE, ApiKeyScopeRule, keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { PERMISSION_METADATA, PermissionRequirement } from '../../common/decorators/require-permission.decorator';
 import { PrefetchedMembershipRequest, permissionTarget } from '../../common/permissions/prefetched-membership';
@@ -52,7 +52,8 @@ export class AuthGuard implements CanActivate {
     const bearer = typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
     const apiKeyHeader = req.headers['x-api-key'];
     let bucket: string;
-    const signedOutNull = this.reflector.getAllAndOverride<boolean>(SIGNED_OUT_NULL, targets) === true;
+    const signedOutNull =
+      this.reflector.getAllAndOverride<boolean>(SIGNED_OUT_NULL, targets) === true || this.reflector.getAllAndOverride<boolean>(SIGNED_OUT_ALLOWED, targets) === true;
     if (signedOutNull && header === undefined && apiKeyHeader === undefined && !readCookie(req.headers.cookie, SESSION_COOKIE)) {
       req.user = null;
       return true;

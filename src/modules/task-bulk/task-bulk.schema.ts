@@ -9,6 +9,18 @@ export class ExportedLabelSchema {
   @TextProp() color: string;
 }
 
+/** A file of an exported task (ExportedAsset). */
+@ApiSchema({ name: 'ExportedAsset' })
+export class ExportedAssetSchema {
+  @IdProp() id: string;
+  @TextProp() filename: string;
+  @TextProp() contentType: string;
+  @IntProp() size: number;
+  @ApiProperty({ enum: ['description', 'comment', 'attachment'] }) surface: string;
+  @TextProp({ description: '/api/asset/:id' }) url: string;
+  @TimeProp() createdAt: string;
+}
+
 /** A task of the export (ExportedTask). */
 @ApiSchema({ name: 'ExportedTask' })
 export class ExportedTaskSchema {
@@ -20,6 +32,7 @@ export class ExportedTaskSchema {
   @TimeProp({ nullable: true }) startDate: string | null;
   @IdProp({ nullable: true }) userId: string | null;
   @ApiProperty({ type: [ExportedLabelSchema], nullable: true, description: 'null for an API key without the label:read scope' }) labels: ExportedLabelSchema[] | null;
+  @ApiProperty({ type: [ExportedAssetSchema], description: 'newest first; not imported' }) assets: ExportedAssetSchema[];
 }
 
 @ApiSchema({ name: 'ExportedProject' })

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { DataSource } from 'typeorm';
+import { AssetRecord } from '../asset/asset.record';
+import { AssetService } from '../asset/asset.service';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
@@ -30,7 +32,11 @@ export interface ExportedTask {
   userId: string | null;
   /** null when the caller's API key lacks `label:read` (docs/decisions-local.md, "Access rules" 5). */
   labels: { name: string; color: string }[] | null;
+  /** The task's files (docs/files.md): what they are and where to read them; not imported. */
+  assets: ExportedAsset[];
 }
+
+export type ExportedAsset = Pick<AssetRecord, 'id' | 'filename' | 'contentType' | 'size' | 'surface' | 'url' | 'createdAt'>;
 
 export interface ExportAnswer {
   project: { name: string; slug: string; description: string | null; exportedAt: string };
@@ -72,6 +78,7 @@ export class TaskTransferService {
     private readonly labels: LabelService,
     private readonly rateLimit: RateLimitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly assets: AssetService,
   ) {}
 
   /**
@@ -92,6 +99,10 @@ export class TaskTransferService {
           sorted.map((r) => r.id),
         )
       : null;
+    const assets = await this.assets.ofTasks(
+      workspaceId,
+      sorted.map((r) => r.id),
+    );
     return {
       project: { name: project.name, slug: project.slug, description: project.description, exportedAt: new Date().toISOString() },
       tasks: sorted.map((r) => {
@@ -105,6 +116,15 @@ export class TaskTransferService {
           startDate: t.startDate,
           userId: t.userId,
           labels: labels ? (labels.get(r.id) ?? []).map((l) => ({ name: l.name, color: l.color })) : null,
+          assets: (assets.get(r.id) ?? []).map((a) => ({
+            id: a.id,
+            filename: a.filename,
+            contentType: a.contentType,
+            size: a.size,
+            surface: a.surface,
+            url: a.url,
+            createdAt: a.createdAt,
+          })),
         };
       }),
       pagination: { page, pageSize: MAX_IMPORT, total, hasMore: page * MAX_IMPORT < total },

@@ -60,6 +60,7 @@ export class CardDetailsSchema {
   @IdProp() taskId: string;
   @ApiProperty({ type: [CardLabelSchema] }) labels: CardLabelSchema[];
   @IntProp() commentCount: number;
+  @IntProp() attachmentCount: number;
   @ApiProperty({ type: CardSubtasksSchema }) subtasks: CardSubtasksSchema;
   @IntProp({ description: 'tasks that block this one and are not in a final column' }) blockedBy: number;
 }

@@ -16,6 +16,7 @@ import {
   tenantDigest,
 } from '../../support/authz-matrix';
 import { addMember, sql } from '../../support/fixtures';
+import { PNG_BYTES, uploadFile } from '../../support/files';
 import { appKeyPair, FakeSelfgit, hmacHex, plantHostedgitLink } from '../../support/git-hosts';
 import { insertDelivery } from '../../support/integrations';
 import { MAX_PUBLIC_ROUTES, PUBLIC_ROUTES, RouteAccess, routeAccess } from '../../support/routes';
@@ -189,6 +190,7 @@ function factories(A: Objects, familyA: Set<string>) {
     async comment(token: string) {
       return must(await api.post(`/comment/${A.task.id}`, { content: 'Fresh comment' }, token), 'comment');
     },
+    asset: () => uploadFile(t, tok, A.task.id),
     async relation() {
       const target = await task();
       return must(await api.post('/task-relation', { sourceTaskId: A.task.id, targetTaskId: target.id, relationType: 'related' }, tok), 'relation');
@@ -426,6 +428,22 @@ const RECIPES: Record<string, Recipe> = {
   },
   'GET /api/task-relation/:taskId': { call: (c) => ({ path: `/task-relation/${c.A.task.id}` }) },
   'GET /api/task-relation/project/:projectId': { call: (c) => ({ path: `/task-relation/project/${c.A.project.id}` }) },
+  'PUT /api/task/image-upload/:taskId': {
+    call: (c) => ({ path: `/task/image-upload/${c.A.task.id}`, body: { filename: 'a.png', contentType: 'image/png', size: 64, surface: 'description' } }),
+  },
+  'POST /api/task/image-upload/:taskId/finalize': {
+    // The caller's own upload, sent but not finalized (callers who may not upload get the owner's).
+    call: async (c) => {
+      const body = { filename: 'a.png', contentType: 'image/png', size: PNG_BYTES.length, surface: 'attachment' };
+      const ticket = must(await t.api.put(`/task/image-upload/${c.A.task.id}`, body, authorToken(c)), 'upload request');
+      await fetch(ticket.uploadUrl, { method: 'PUT', headers: ticket.headers, body: PNG_BYTES });
+      return { path: `/task/image-upload/${c.A.task.id}/finalize`, body: { ...body, key: ticket.key } };
+    },
+  },
+  'GET /api/asset/task/:taskId': { call: (c) => ({ path: `/asset/task/${c.A.task.id}` }) },
+  'GET /api/asset/:id': { call: async (c) => ({ path: `/asset/${(await c.fresh.asset()).id}` }), membersOnly: true },
+  // Its uploader (here A's owner) or task:update.
+  'DELETE /api/asset/:id': { call: async (c) => ({ path: `/asset/${(await c.fresh.asset()).id}` }), handler: { resource: 'task', action: 'update' } },
   'DELETE /api/task-relation/:id': { call: async (c) => ({ path: `/task-relation/${(await c.fresh.relation()).id}` }) },
   'GET /api/task/export/:projectId': { call: (c) => ({ path: `/task/export/${c.A.project.id}` }) },
   'POST /api/task/import/:projectId': {
@@ -556,6 +574,7 @@ const PUBLIC_RECIPES: Record<string, (c: Ctx) => Call> = {
   },
   'GET /api/config': () => ({ path: '/config' }),
   'GET /api/public-project/:id': (c) => ({ path: `/public-project/${c.A.project.id}` }),
+  'PUT /api/asset/upload/:id': () => ({ path: `/asset/upload/${randomUUID()}?token=${hex()}`, raw: 'bytes', headers: { 'content-type': 'image/png' } }),
 };
 
 const methodOf = (key: string) => key.split(' ')[0];

@@ -1,3 +1,4 @@
+import { PNG_BYTES, uploadFile } from '../../support/files';
 import { startTestApp, TestApp } from '../../support/app';
 import { createProject, createTask, ownerWithWorkspace } from '../../support/work-items';
 
@@ -29,6 +30,9 @@ describe('card details', () => {
     ])
       expect((await t.api.post('/task-relation', { sourceTaskId, targetTaskId, relationType }, owner.token)).status).toBe(200);
 
+    // An attachment counts; an image of the description does not (docs/files.md).
+    for (const surface of ['attachment', 'description']) await uploadFile(t, owner.token, parent.id, PNG_BYTES, { surface });
+
     const res = await t.api.get(`/task/card-details/${project.id}`, owner.token);
     expect(res.status).toBe(200);
     const byId = new Map((res.body as { taskId: string }[]).map((d) => [d.taskId, d]));
@@ -39,10 +43,11 @@ describe('card details', () => {
         { name: 'bug', color: '#ff0000' },
       ],
       commentCount: 2,
+      attachmentCount: 1,
       subtasks: { total: 2, done: 1 },
       blockedBy: 1,
     });
-    expect(byId.get(childOpen.id)).toEqual({ taskId: childOpen.id, labels: [], commentCount: 0, subtasks: { total: 0, done: 0 }, blockedBy: 0 });
+    expect(byId.get(childOpen.id)).toEqual({ taskId: childOpen.id, labels: [], commentCount: 0, attachmentCount: 0, subtasks: { total: 0, done: 0 }, blockedBy: 0 });
     expect(byId.get(planned.id)).toMatchObject({ commentCount: 0 });
     expect(res.body).toHaveLength(6);
   });

@@ -1,3 +1,4 @@
+import { PNG_BYTES, uploadFile } from '../../support/files';
 import { startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { createProject, createTask, MISSING_ID, ownerWithWorkspace, userWithRole } from '../../support/work-items';
@@ -38,6 +39,7 @@ describe('GET /task/export/:projectId', () => {
     const archived = await createTask(t, owner.token, project.id, { title: 'Old', status: 'archived' });
     await t.api.post('/label', { name: 'bug', color: 'red', workspaceId, taskId: second.id }, owner.token);
     await t.api.post('/label', { name: 'API', color: '#112233', workspaceId, taskId: second.id }, owner.token);
+    const file = await uploadFile(t, owner.token, second.id, PNG_BYTES, { filename: 'plan.png' });
 
     const res = await t.api.get(`/task/export/${project.id}`, owner.token);
     expect(res.status).toBe(200);
@@ -51,6 +53,7 @@ describe('GET /task/export/:projectId', () => {
       startDate: x.startDate,
       userId: x.userId,
       labels: [],
+      assets: [],
     });
     expect(res.body.tasks).toEqual([
       plain({ ...first, position: 0 }),
@@ -60,6 +63,8 @@ describe('GET /task/export/:projectId', () => {
           { name: 'API', color: '#112233' },
           { name: 'bug', color: 'red' },
         ],
+        // Its files: what they are and where to read them (docs/files.md).
+        assets: [{ id: file.id, filename: 'plan.png', contentType: 'image/png', size: PNG_BYTES.length, surface: 'attachment', url: `/api/asset/${file.id}`, createdAt: ISO }],
       },
       plain(done),
       plain(planned),

@@ -99,6 +99,17 @@ export class ImportTaskDto {
   @ValidateNested({ each: true })
   @Type(() => ImportLabelDto)
   labels?: ImportLabelDto[] | null;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    nullable: true,
+    description: "the export's list of the task's files: accepted and ignored (files are not imported)",
+  })
+  @OptionalNullable()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  assets?: unknown[] | null;
 }
 
 export class ImportTasksDto {

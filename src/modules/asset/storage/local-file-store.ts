@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertKey, ByteRange, FileStore, UploadTarget } from './file-store';
+
+const STALE_PART_MS = 24 * 3600 * 1000;
+
+/** Why a local upload's bytes were refused. */
+export class UploadSizeError extends Error {
+  constructor(
+    readonly received: 'more' | 'fewer',
+    readonly expected: number,
+  ) {
+    super(received === 'more' ? `The upload is larger than the declared ${expected} bytes` : `The upload has fewer bytes than the declared ${expected}`);
+  }
+}
+
+/**
+ * Files on the local disk under STORAGE_DIR (docs/files.md, "Local storage"). An upload streams
+ * into a temporary file in `.incoming/` on the same file system and is renamed into place only
+ * when all its bytes arrived, so a reader never sees half a file and a crash leaves only a
+ * temporary file (removed at a later start). Several API processes can share one directory
+ * (a network file system with atomic rename).
+ */
+export class LocalFileStore implements FileStore {
+  readonly kind = 'local' as const;
+  private readonly incoming: string;
+
+  constructor(private readonly dir: string) {
+    this.incoming = join(dir, '.incoming');
+  }
+
+  /**
+   * Creates the folders and removes what uploads interrupted by a crash left in `.incoming/`
+   * (older than a day: another process sharing the folder may be receiving one right now).
+   */
+  async open(): Promise<void> {
+    await mkdir(this.incoming, { recursive: true });
+    const before = Date.now() - STALE_PART_MS;
+    for (const name of await readdir(this.incoming)) {
+      const path = join(this.incoming, name);
+      const s = await stat(path).catch(() => null);
+      if (s && s.mtimeMs < before) await rm(path, { force: true });
+    }
+  }
+
+  private path(key: string): string {
+    assertKey(key);
+    return join(this.dir, key);
+  }
+
+  async uploadTarget(_key: string, upload: { contentType: string; serviceUrl: string }): Promise<UploadTarget> {
+    return { url: upload.serviceUrl, headers: { 'Content-Type': upload.contentType } };
+  }
+
+  /**
+   * Streams `source` into `key`: exactly `size` bytes, else UploadSizeError and nothing is kept.
+   * Never holds more than a stream's buffer in memory.
+   */
+  async write(key: string, source: Readable, size: number): Promise<void> {
+    const target = this.path(key);
+    const temp = join(this.incoming, `${randomBytes(12).toString('hex')}.part`);
+    let received = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        received += chunk.length;
+        if (received > size) done(new UploadSizeError('more', size));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await mkdir(this.incoming, { recursive: true });
+      await pipeline(source, count, createWriteStream(temp, { flags: 'wx' }));
+      if (received < size) throw new UploadSizeError('fewer', size);
+      await mkdir(dirname(target), { recursive: true });
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const s = await stat(this.path(key));
+      return s.isFile() ? { size: s.size } : null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async readStart(key: string, bytes: number): Promise<Buffer> {
+    const file = await open(this.path(key), 'r');
+    try {
+      const buf = Buffer.alloc(bytes);
+      const { bytesRead } = await file.read(buf, 0, bytes, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    const stream = createReadStream(this.path(key), range ? { start: range.start, end: range.end } : {});
+    // Opened before the answer starts: a file that vanished meanwhile fails here, not mid-answer.
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', reject);
+    });
+    return stream;
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+}
