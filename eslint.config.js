@@ -25,6 +25,7 @@ const WEB_TEXT = {
     'rel',
     'target',
     'src',
+    'loading',
     'method',
     'lang',
     'dir',

@@ -64,6 +64,17 @@ export class AssetRepository {
     ]);
   }
 
+  /** A pending upload whose one-use URL (token) is still valid and unused; nothing is changed. */
+  findUnclaimed(id: string, tokenHash: Buffer, ttlSeconds: number): Promise<AssetRow | undefined> {
+    return firstRow<AssetRow>(
+      this.ds.manager,
+      `SELECT ${ASSET_FIELDS}, NULL::text AS uploader_name FROM asset a
+        WHERE a.id = $1 AND a.upload_token_hash = $2 AND a.status = 'pending' AND a.upload_started_at IS NULL
+          AND a.created_at > now() - make_interval(secs => $3)`,
+      [id, tokenHash, ttlSeconds],
+    );
+  }
+
   /**
    * Claims a pending upload for the service's own upload URL, once: the token must match and be
    * younger than `ttlSeconds`; a second use finds nothing.

@@ -96,15 +96,20 @@ export class AssetService {
   async receiveUpload(id: string, token: unknown, req: Request): Promise<{ key: string; size: number }> {
     if (!(this.store instanceof LocalFileStore)) throw new NotFoundException('Uploads go to the S3 bucket: this service receives none');
     if (!isUuid(id) || typeof token !== 'string' || !token) throw new ForbiddenException(UPLOAD_URL_REFUSED);
-    const claimed = await this.assets.claimUpload(id.toLowerCase(), tokenHash(token), this.config.files.uploadTtlSeconds);
-    if (!claimed) throw new ForbiddenException(UPLOAD_URL_REFUSED);
-    const size = Number(claimed.size);
+    const hash = tokenHash(token);
+    const ttl = this.config.files.uploadTtlSeconds;
+    // The request's headers are judged before the URL is used up: a wrong type or length leaves it usable.
+    const waiting = await this.assets.findUnclaimed(id.toLowerCase(), hash, ttl);
+    if (!waiting) throw new ForbiddenException(UPLOAD_URL_REFUSED);
+    const size = Number(waiting.size);
     const sentType = req.headers['content-type'];
-    if (typeof sentType !== 'string' || sentType.trim().toLowerCase() !== claimed.content_type.toLowerCase()) {
-      throw new BadRequestException(`Content-Type must be the declared ${claimed.content_type}`);
+    if (typeof sentType !== 'string' || sentType.trim().toLowerCase() !== waiting.content_type.toLowerCase()) {
+      throw new BadRequestException(`Content-Type must be the declared ${waiting.content_type}`);
     }
     const length = req.headers['content-length'];
     if (length !== undefined && Number(length) !== size) throw new BadRequestException(`Content-Length must be the declared ${size}`);
+    const claimed = await this.assets.claimUpload(waiting.id, hash, ttl);
+    if (!claimed) throw new ForbiddenException(UPLOAD_URL_REFUSED);
     try {
       await this.store.write(claimed.storage_key, req, size);
     } catch (err) {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { uploadFile } from '../../support/files';
 import { startTestApp, TestApp } from '../../support/app';
 import { databaseSnapshots } from '../../support/db-snapshot';
 import { addMember } from '../../support/fixtures';
@@ -76,6 +77,10 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
   const cm = ok(await t.api.post(`/comment/${task.id}`, { content: 'hi' }, tok), 'comment');
   const cols = ok(await t.api.get(`/column/${p.id}`, tok), 'columns');
   const relation = ok(await t.api.post('/task-relation', { sourceTaskId: task.id, targetTaskId: task2.id, relationType: 'related' }, tok), 'relation');
+  // Files (docs/files.md): a finished one to read, one to delete, and an upload waiting for its bytes.
+  const fileRead = await uploadFile(t, tok, task.id);
+  const fileGone = await uploadFile(t, tok, task.id);
+  const waiting = ok(await t.api.put(`/task/image-upload/${task.id}`, { filename: 'w.png', contentType: 'image/png', size: 10, surface: 'attachment' }, tok), 'upload');
   const teams = ok(await t.api.get(`/auth/organization/list-teams?organizationId=${ws}`, tok), 'teams');
   const spareTeam = ok(await t.api.post('/auth/organization/create-team', { name: 'spare', organizationId: ws }, tok), 'team');
   const u2 = await t.api.signUp();
@@ -238,6 +243,17 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'GET /api/task-relation/:taskId': { params: { taskId: task.id } },
     'GET /api/task-relation/project/:projectId': { params: pp },
     'DELETE /api/task-relation/:id': { params: { id: relation.id } },
+    'PUT /api/task/image-upload/:taskId': { params: { taskId: task.id }, body: { filename: 'a.png', contentType: 'image/png', size: 64, surface: 'description' } },
+    // A finished upload's key: finalizing it again answers its record and changes nothing.
+    'POST /api/task/image-upload/:taskId/finalize': {
+      params: { taskId: task.id },
+      body: { key: `assets/${ws}/${fileRead.id}`, filename: 'shot.png', contentType: 'image/png', size: fileRead.size, surface: 'attachment' },
+    },
+    // A wrong token: every attempt is refused before the one-use URL is used up.
+    'PUT /api/asset/upload/:id': { params: { id: new URL(waiting.uploadUrl).pathname.split('/').pop()! }, query: { token: 'not-the-token' } },
+    'GET /api/asset/task/:taskId': { params: { taskId: task.id } },
+    'GET /api/asset/:id': { params: { id: fileRead.id } },
+    'DELETE /api/asset/:id': { params: { id: fileGone.id } },
     'GET /api/task/export/:projectId': { params: pp },
     'POST /api/task/import/:projectId': { params: { projectId: p2.id }, body: { tasks: [{ title: 't', status: 'to-do', labels: [{ name: 'n', color: 'red' }] }] } },
     'PATCH /api/task/bulk': { body: { taskIds: [task.id], operation: 'updatePriority', value: 'high' } },

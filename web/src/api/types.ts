@@ -12,6 +12,7 @@ export type Workspace = Ok<'/api/auth/organization/list', 'get'> extends (infer 
 export type Project = Ok<'/api/project/{id}', 'get'>;
 export type Column = Ok<'/api/column/{projectId}', 'get'> extends (infer C)[] ? C : never;
 export type Task = Ok<'/api/task/{id}', 'get'>;
+export type Asset = Ok<'/api/asset/task/{taskId}', 'get'> extends (infer A)[] ? A : never;
 /** A label: a catalogue label of the workspace (taskId null) or a task's copy of one. */
 export type Label = Ok<'/api/label/{id}', 'get'>;
 export type TaskPage = Ok<'/api/task/tasks/{projectId}', 'get'>;

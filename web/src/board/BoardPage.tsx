@@ -456,6 +456,11 @@ const CardBody = memo(function CardBody(props: {
             <CommentIcon /> {details.commentCount}
           </span>
         )}
+        {details && details.attachmentCount > 0 && (
+          <span className="chip" aria-label={tr('board.boardPage.attachments', { count: details.attachmentCount })}>
+            <ClipIcon /> {details.attachmentCount}
+          </span>
+        )}
         {assignee !== null && (
           <span className="avatar card-avatar" role="img" aria-label={tr('board.boardPage.assignedTo', { name: assignee || tr('board.boardPage.aFormerMember') })} title={assignee}>
             {initials(assignee)}
@@ -467,6 +472,12 @@ const CardBody = memo(function CardBody(props: {
 });
 
 /** Small line icons of the cards (drawn, so that they show without an emoji font). */
+const ClipIcon = () => (
+  <svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+    <path d="M10.5 4.5 5.6 9.4a1.6 1.6 0 0 0 2.3 2.3l5-5a3 3 0 0 0-4.3-4.3l-5 5a4.4 4.4 0 0 0 6.2 6.2l4.2-4.2" />
+  </svg>
+);
+
 const CommentIcon = () => (
   <svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6">
     <path d="M2 3h12v8H6l-3 3v-3H2z" strokeLinejoin="round" />

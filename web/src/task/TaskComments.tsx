@@ -7,6 +7,8 @@ import { refetchCardDetails, useMembers } from '../api/workspace-queries';
 import { Avatar } from '../ui/avatar';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Markdown } from '../ui/Markdown';
+import { useImagePaste } from './image-paste';
+import { PasteStatus } from './PasteStatus';
 import { ErrorState, Loading } from '../ui/States';
 import { formatDateTime, t } from '../i18n';
 
@@ -28,6 +30,8 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
   const members = useMembers(workspaceId);
   const comments = useQuery({ queryKey: ['task', taskId, 'comments'], queryFn: async () => must(await api.GET('/api/comment/{taskId}', { params: { path: { taskId } } })) });
   const [comment, setComment] = useState('');
+  const area = useRef<HTMLTextAreaElement>(null);
+  const images = useImagePaste(taskId, 'comment', area, setComment);
   // A comment is in the task's activity and in its card's count (BoardPage.tsx, card details).
   const refresh = () =>
     Promise.all([
@@ -57,6 +61,7 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
         {comments.data?.map((c) => (
           <CommentItem
             key={c.id}
+            taskId={taskId}
             comment={c}
             author={authorName(c, members.data)}
             mine={!!me && c.userId === me}
@@ -76,10 +81,11 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
         >
           <label>
             {t('task.taskComments.addAComment')}
-            <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
+            <textarea ref={area} value={comment} onChange={(e) => setComment(e.target.value)} rows={3} {...images.handlers} />
           </label>
+          <PasteStatus uploading={images.uploading} error={images.error} />
           {add.error && <ErrorState error={add.error} />}
-          <button type="submit" disabled={add.isPending || !comment.trim()}>
+          <button type="submit" disabled={add.isPending || !comment.trim() || images.uploading > 0}>
             {t('task.taskComments.comment')}
           </button>
         </form>
@@ -89,10 +95,12 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
 }
 
 /** One comment; its author edits it in place (Escape cancels, the focus goes back to its Edit button). */
-function CommentItem(props: { comment: Comment; author: string; mine: boolean; onEdit: (content: string) => void; onDelete: () => void }) {
+function CommentItem(props: { taskId: string; comment: Comment; author: string; mine: boolean; onEdit: (content: string) => void; onDelete: () => void }) {
   const { comment: c, author, mine } = props;
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(c.content ?? '');
+  const area = useRef<HTMLTextAreaElement>(null);
+  const images = useImagePaste(props.taskId, 'comment', area, setText);
   const editButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
   useEffect(() => {
@@ -141,8 +149,9 @@ function CommentItem(props: { comment: Comment; author: string; mine: boolean; o
         >
           <label>
             <span className="visually-hidden">{t('task.taskComments.editYourCommentMarkdown')}</span>
-            <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} autoFocus />
+            <textarea ref={area} value={text} onChange={(e) => setText(e.target.value)} rows={3} autoFocus {...images.handlers} />
           </label>
+          <PasteStatus uploading={images.uploading} error={images.error} />
           <div className="actions">
             <button type="submit" disabled={!text.trim()}>
               {t('task.taskComments.saveComment')}

@@ -2,6 +2,8 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { Task } from '../api/types';
 import { Markdown } from '../ui/Markdown';
+import { useImagePaste } from './image-paste';
+import { PasteStatus } from './PasteStatus';
 import { t as tr } from '../i18n';
 
 /** What a toolbar button does to the selection: wrap it, or start each of its lines with a prefix. */
@@ -53,6 +55,7 @@ export function TaskDescription({ task, editable, onSave, saving }: { task: Task
   const editButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
   const pendingSelection = useRef<[number, number] | null>(null);
+  const images = useImagePaste(task.id, 'description', area, setText);
   useEffect(() => {
     if (!editing) setText(task.description ?? '');
   }, [task.description, editing]);
@@ -141,8 +144,9 @@ export function TaskDescription({ task, editable, onSave, saving }: { task: Task
               </div>
               <label>
                 <span className="visually-hidden">{tr('task.taskDescription.descriptionMarkdown')}</span>
-                <textarea ref={area} value={text} onChange={(e) => setText(e.target.value)} rows={8} autoFocus />
+                <textarea ref={area} value={text} onChange={(e) => setText(e.target.value)} rows={8} autoFocus {...images.handlers} />
               </label>
+              <PasteStatus uploading={images.uploading} error={images.error} />
             </TabPanel>
             <TabPanel id="preview" className="md-panel description">
               {text.trim() ? <Markdown>{text}</Markdown> : <p className="state">{tr('task.taskDescription.nothingToPreview')}</p>}

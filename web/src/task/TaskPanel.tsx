@@ -14,6 +14,7 @@ import { TaskActions } from './TaskActions';
 import { TaskTime } from './TaskTime';
 import { TaskComments } from './TaskComments';
 import { TaskDescription } from './TaskDescription';
+import { TaskAttachments } from './TaskAttachments';
 import { takeTitleEdit, watchTitleEdit } from './edit-request';
 import { toast } from '../ui/toast';
 import { t as tr } from '../i18n';
@@ -113,6 +114,7 @@ export function TaskPanel(props: { workspaceId: string; projectId: string; taskI
             </label>
           </div>
           <TaskDescription task={task.data} editable={editable} saving={update.isPending} onSave={(description) => update.mutate({ description })} />
+          <TaskAttachments taskId={taskId} editable={editable} />
           <TaskLabels workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TaskRelations workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TaskTime workspaceId={workspaceId} taskId={taskId} editable={can('task', 'update')} />

@@ -80,6 +80,8 @@ export function Markdown({ children, onChange, disabled }: { children: string; o
       ) : (
         <span>{text}</span>
       ),
+    // Images of the task's own files (`/api/asset/<id>`, also as the original service wrote them) load with the session cookie.
+    img: ({ src, alt }) => (typeof src === 'string' && src ? <img src={src} alt={alt ?? ''} loading="lazy" className="md-image" /> : null),
     input: (props) => {
       if (props.type !== 'checkbox') return <input type={props.type} disabled />;
       const offset = Number((props as Record<string, unknown>)['data-task-offset'] ?? -1);

@@ -136,6 +136,7 @@ export default {
   'board.taskFilterBar.deleteView': 'Ansicht {name} löschen',
   'board.boardPage.loadingWhat.task': 'die Aufgabe',
   'board.boardPage.comments': '{count, plural, one {# Kommentar} other {# Kommentare}}',
+  'board.boardPage.attachments': '{count, plural, one {# Anhang} other {# Anhänge}}',
   'board.boardPage.assignedTo': 'Zugewiesen an {name}',
   'board.boardPage.aFormerMember': 'ein ehemaliges Mitglied',
   'board.bulkBar.tasks': '{count, plural, one {# Aufgabe} other {# Aufgaben}}',

@@ -129,6 +129,7 @@ export default {
   'board.taskFilterBar.deleteView': 'Delete view {name}',
   'board.boardPage.loadingWhat.task': 'the task',
   'board.boardPage.comments': '{count, plural, one {# comment} other {# comments}}',
+  'board.boardPage.attachments': '{count, plural, one {# attachment} other {# attachments}}',
   'board.boardPage.assignedTo': 'Assigned to {name}',
   'board.boardPage.aFormerMember': 'a former member',
   'board.bulkBar.tasks': '{count, plural, one {# task} other {# tasks}}',
