@@ -148,4 +148,25 @@ function commandCpuMs(command) {
   return total;
 }
 
-module.exports = { recreateDatabase, benchEnv, startService, stopAll, waitFor, jsonClient, flushRedis, rssMb, cpuMs, commandCpuMs };
+/**
+ * The checkout of git revision `rev` in a worktree of its own under the system's temporary
+ * directory (`tandem-bench-<what>-<sha>`), built with this checkout's node_modules, to measure
+ * beside this build in the same sitting; returns `{name, root}` for startService.
+ */
+function buildBase(rev, what) {
+  const { execFileSync } = require('node:child_process');
+  const os = require('node:os');
+  const here = path.join(__dirname, '..');
+  const git = (...args) => execFileSync('git', args, { cwd: here, encoding: 'utf8' }).trim();
+  const sha = git('rev-parse', '--short', rev);
+  const dir = path.join(os.tmpdir(), `tandem-bench-${what}-${sha}`);
+  if (!fs.existsSync(path.join(dir, 'dist', 'main.js'))) {
+    if (!fs.existsSync(dir)) git('worktree', 'add', '--detach', dir, sha);
+    if (!fs.existsSync(path.join(dir, 'node_modules'))) fs.symlinkSync(path.join(here, 'node_modules'), path.join(dir, 'node_modules'));
+    console.log(`building ${sha} in ${dir}`);
+    execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'inherit' });
+  }
+  return { name: sha, root: dir };
+}
+
+module.exports = { buildBase, recreateDatabase, benchEnv, startService, stopAll, waitFor, jsonClient, flushRedis, rssMb, cpuMs, commandCpuMs };

@@ -27,7 +27,7 @@ const zlib = require('node:zlib');
 const { execFileSync } = require('node:child_process');
 const chromium = require('@sparticuz/chromium');
 const { chromium: playwright } = require('playwright-core');
-const { benchEnv, flushRedis, jsonClient, recreateDatabase, startService, stopAll, waitFor } = require('./admin');
+const { benchEnv, buildBase, flushRedis, jsonClient, recreateDatabase, startService, stopAll, waitFor } = require('./admin');
 
 const TASKS = Number(process.env.BENCH_WEB_TASKS ?? 500);
 const LOADS = Number(process.env.BENCH_WEB_LOADS ?? 5);
@@ -41,19 +41,6 @@ const HERE = path.join(__dirname, '..');
 const STATUSES = ['to-do', 'in-progress', 'in-review', 'done'];
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const git = (...args) => execFileSync('git', args, { cwd: HERE, encoding: 'utf8' }).trim();
-
-/** The checkout of `rev` in a worktree of its own, built; returns its directory. */
-function buildBase(rev) {
-  const sha = git('rev-parse', '--short', rev);
-  const dir = path.join(os.tmpdir(), `tandem-bench-web-${sha}`);
-  if (!fs.existsSync(path.join(dir, 'dist', 'main.js'))) {
-    if (!fs.existsSync(dir)) git('worktree', 'add', '--detach', dir, sha);
-    if (!fs.existsSync(path.join(dir, 'node_modules'))) fs.symlinkSync(path.join(HERE, 'node_modules'), path.join(dir, 'node_modules'));
-    console.log(`building ${sha} in ${dir}`);
-    execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'inherit' });
-  }
-  return { name: sha, root: dir };
-}
 
 /** The gzipped size of the scripts and styles index.html loads. */
 function firstLoadBytes(root) {
@@ -234,7 +221,7 @@ const spread = (values, digits = 1) => {
 
 async function main() {
   const builds = [{ name: `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' + changes' : ''}`, root: HERE }];
-  if (BASE) builds.push(buildBase(BASE));
+  if (BASE) builds.push(buildBase(BASE, 'web'));
   const targets = [];
   let browser;
   try {

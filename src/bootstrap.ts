@@ -72,6 +72,14 @@ export interface Running {
   close(): Promise<void>;
 }
 
+/** The origins a presigned upload URL of the configured bucket can have (path-style and virtual-hosted), none with local storage. */
+function bucketOrigins(config: AppConfig): string[] {
+  const storage = config.files.storage;
+  if (storage.kind !== 's3') return [];
+  const endpoint = new URL(storage.endpoint);
+  return [endpoint.origin, `${endpoint.protocol}//${storage.bucket}.${endpoint.host}`];
+}
+
 function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: ReturnType<typeof createRootLogger>): void {
   app.use(requestLogger(logger));
   app.disable('x-powered-by');
@@ -87,6 +95,8 @@ function setUpHttp(app: NestExpressApplication, config: AppConfig, logger: Retur
           scriptSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:'],
+          // The web app uploads files to the bucket directly (docs/files.md, "S3-compatible storage").
+          connectSrc: ["'self'", ...bucketOrigins(config)],
           // Not upgraded: opened over plain http on a LAN name (http://tandem.lan:3000/), an
           // upgrade would send the app's script and styles to https, where nothing answers.
           upgradeInsecureRequests: null,

@@ -67,8 +67,8 @@ export interface WebApp {
   close(): Promise<void>;
 }
 
-export async function startWebApp(): Promise<WebApp> {
-  const t = await startTestApp();
+export async function startWebApp(env: Record<string, string> = {}): Promise<WebApp> {
+  const t = await startTestApp(env);
   const browser = await launchBrowser();
   return {
     t,
@@ -84,9 +84,10 @@ export async function startWebApp(): Promise<WebApp> {
 /**
  * A browser-test file's set-up in one call, at the top of the file: the service and a Chromium
  * started before its tests and closed after them, a 90 s timeout per test (a browser journey takes
- * several seconds, more on a loaded machine), and `newPage()` on the app's origin.
+ * several seconds, more on a loaded machine), and `newPage()` on the app's origin. `env` (called in
+ * the set-up, after the outside servers it names have started) adds settings of the service.
  */
-export function useWebApp(): {
+export function useWebApp(options: { env?: () => Promise<Record<string, string>> } = {}): {
   readonly t: TestApp;
   readonly browser: Browser;
   readonly origin: string;
@@ -95,7 +96,7 @@ export function useWebApp(): {
   jest.setTimeout(90_000);
   let web: WebApp | undefined;
   beforeAll(async () => {
-    web = await startWebApp();
+    web = await startWebApp(options.env ? await options.env() : {});
   }, 60_000);
   afterAll(() => web?.close());
   const started = () => {

@@ -12,7 +12,6 @@ import {
 } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { pipeline } from 'node:stream/promises';
 import { keyScopeAllows } from '../../common/decorators/api-key-scope.decorator';
 import { AuthUser } from '../../common/decorators/current-user.decorator';
 import { ResolvedScope } from '../../common/decorators/require-permission.decorator';
@@ -186,7 +185,7 @@ export class AssetService {
     }
     let body;
     try {
-      body = await this.store.read(row.storage_key, range === 'whole' ? undefined : range);
+      body = await this.store.open(row.storage_key, range === 'whole' ? undefined : range);
     } catch (err) {
       this.logger.warn(`asset ${row.id}: its file cannot be read (${(err as Error).message})`);
       throw new NotFoundException('The file of this asset is missing');
@@ -204,12 +203,13 @@ export class AssetService {
       res.setHeader('Content-Length', String(range.end - range.start + 1));
     }
     if (req.method === 'HEAD') {
-      body.destroy();
+      await body.close();
       res.end();
       return;
     }
-    await pipeline(body, res).catch(() => {
+    await body.copyTo(res).catch(async () => {
       // The reader went away (or the store failed mid-file): the answer cannot be mended now.
+      await body.close().catch(() => undefined);
       if (!res.destroyed) res.destroy();
     });
   }

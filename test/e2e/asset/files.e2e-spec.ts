@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, TestApp, testStorageDir } from '../../support/app';
@@ -21,6 +22,9 @@ interface Driver {
   start(): Promise<TestApp>;
   /** Whether the store holds the object of `key` (as the asset routes name it). */
   has(key: string): Promise<boolean>;
+  /** The bucket stops answering, and comes back on the same address (S3 only). */
+  stop?(): Promise<void>;
+  restart?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,6 +47,8 @@ function s3Driver(): Driver {
       return startTestApp({ ...LIMITS, ...s3.env('tandem/') });
     },
     has: (key) => s3.has(`tandem/${key}`),
+    stop: () => s3.stop(),
+    restart: async () => void (await s3.start(s3.port)),
     close: () => s3.close(),
   };
 }
@@ -126,6 +132,24 @@ describe.each([localDriver(), s3Driver()])('files ($name store)', (driver) => {
     expect([outside.status, outside.headers.get('content-range'), await outside.json()]).toEqual([416, 'bytes */20', { message: "The range is outside the file's 20 bytes" }]);
   });
 
+  it('streams a file of many chunks byte for byte, whole and across a chunk boundary; a reader that leaves mid-file harms nothing', async () => {
+    const { owner, task } = await taskOnBoard(t);
+    const bytes = randomBytes(200 * 1024);
+    const { done } = await upload(owner.token, task.id, bytes, { filename: 'noise.bin', contentType: 'application/octet-stream', surface: 'attachment' });
+    const whole = await download(done.body.id, owner.token);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+    const across = await download(done.body.id, owner.token, { range: 'bytes=65530-131080' });
+    expect([across.status, across.headers.get('content-length')]).toEqual([206, String(131080 - 65530 + 1)]);
+    expect(Buffer.from(await across.arrayBuffer()).equals(bytes.subarray(65530, 131081))).toBe(true);
+    // Read the first chunk, then go away.
+    const left = new AbortController();
+    const partial = await fetch(`${t.url}/asset/${done.body.id}`, { headers: { authorization: `Bearer ${owner.token}` }, signal: left.signal });
+    await partial.body!.getReader().read();
+    left.abort();
+    const again = await download(done.body.id, owner.token);
+    expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
   it('serves anything that is not a raster image as a download, with a safe file name', async () => {
     const { owner, task } = await taskOnBoard(t);
     const { done } = await upload(owner.token, task.id, HTML, { filename: '../../Bericht\u202Egnp.html\r\n', contentType: 'text/html', surface: 'attachment' });
@@ -168,6 +192,12 @@ describe.each([localDriver(), s3Driver()])('files ($name store)', (driver) => {
     const over = await asks(51 * 1024);
     expect([over.status, over.body]).toEqual([413, { message: 'The workspace has no room left for this file: its files may take 400 KiB in all' }]);
     expect((await asks(50 * 1024)).status).toBe(200);
+    // Uploads racing for the last room: exactly as many as fit get it.
+    const racer = await taskOnBoard(t);
+    const raced = await Promise.all(
+      Array.from({ length: 6 }, () => ask(racer.owner.token, racer.task.id, { filename: 'r.zip', contentType: 'application/zip', size: 100 * 1024, surface: 'attachment' })),
+    );
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 413, 413]);
     // Another workspace has its own room.
     const other = await taskOnBoard(t);
     expect((await ask(other.owner.token, other.task.id, { filename: 'a.zip', contentType: 'application/zip', size: 200 * 1024, surface: 'attachment' })).status).toBe(200);
@@ -271,6 +301,34 @@ describe.each([localDriver(), s3Driver()])('files ($name store)', (driver) => {
     await until('a deleted workspace loses its files', async () => !(await driver.has(inOther.ticket.key)));
     expect(await sql(t.databaseUrl, `SELECT storage_key FROM stored_file_removal`)).toEqual([]);
   });
+
+  if (driver.name === 's3') {
+    it("lets the web app's pages connect to the bucket (Content-Security-Policy connect-src), for the browser's direct uploads", async () => {
+      const { owner, task } = await taskOnBoard(t);
+      const ticket = (await ask(owner.token, task.id, { filename: 'a.png', contentType: 'image/png', size: PNG.length })).body;
+      const csp = (await fetch(`${t.url}/health`)).headers.get('content-security-policy') ?? '';
+      const connect = /(?:^|;)\s*connect-src ([^;]*)/.exec(csp)?.[1].split(' ') ?? [];
+      expect(connect).toEqual(expect.arrayContaining(["'self'", new URL(ticket.uploadUrl).origin]));
+    });
+
+    it('a removal that fails while the bucket is away is kept with its error and retried until the object is gone', async () => {
+      const { owner, task } = await taskOnBoard(t);
+      const { done, ticket } = await upload(owner.token, task.id, PNG);
+      await driver.stop!();
+      try {
+        expect((await t.api.delete(`/asset/${done.body.id}`, owner.token)).status).toBe(200);
+        const failed = await until('the failed attempt to be recorded', async () => {
+          const [row] = await sql(t.databaseUrl, `SELECT attempts, last_error FROM stored_file_removal WHERE storage_key = $1`, [ticket.key]);
+          return row?.last_error ? row : null;
+        });
+        expect(failed.attempts).toBeGreaterThanOrEqual(1);
+      } finally {
+        await driver.restart!();
+      }
+      await until('the object removed once the bucket is back', async () => !(await driver.has(ticket.key)), 30_000);
+      await until('the removal cleared', async () => (await sql(t.databaseUrl, `SELECT 1 FROM stored_file_removal WHERE storage_key = $1`, [ticket.key])).length === 0);
+    }, 45_000);
+  }
 
   if (driver.name === 'local') {
     it("the service's own upload URL is one-use, needs its token and the declared Content-Type", async () => {

@@ -22,7 +22,7 @@ export class FileStoreModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(FILE_STORE) private readonly store: FileStore) {}
 
   async onModuleInit(): Promise<void> {
-    if (this.store instanceof LocalFileStore) await this.store.open();
+    if (this.store instanceof LocalFileStore) await this.store.prepare();
   }
 
   onApplicationShutdown(): void {

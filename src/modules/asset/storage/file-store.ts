@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Writable } from 'node:stream';
 
 /** A byte range of a stored file, both ends included (as HTTP's `Range: bytes=start-end`). */
 export interface ByteRange {
@@ -28,10 +28,21 @@ export interface FileStore {
   stat(key: string): Promise<{ size: number } | null>;
   /** Up to `bytes` first bytes (fewer when the file is shorter): enough to tell what a file is. */
   readStart(key: string, bytes: number): Promise<Buffer>;
-  /** The bytes (of `range` only, when given) as a stream; the object must exist. */
-  read(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Opens the bytes (of `range` only, when given) for one answer; fails when the object is not
+   * there, before anything is sent.
+   */
+  open(key: string, range?: ByteRange): Promise<StoredBytes>;
   /** Removes the object; removing one that is not there is not an error. */
   remove(key: string): Promise<void>;
+}
+
+/** An opened file (or part of one), to be sent once. */
+export interface StoredBytes {
+  /** Writes the bytes to `out` (with backpressure) and ends it; rejects when either side fails. */
+  copyTo(out: Writable): Promise<void>;
+  /** Lets go of the file without sending it (a HEAD request, an answer that failed). */
+  close(): Promise<void>;
 }
 
 export const FILE_STORE = Symbol('FILE_STORE');

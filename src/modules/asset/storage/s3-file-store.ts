@@ -1,8 +1,9 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FileStorageTarget } from '../../../config/app-config';
-import { assertKey, ByteRange, FileStore, UploadTarget } from './file-store';
+import { assertKey, ByteRange, FileStore, StoredBytes, UploadTarget } from './file-store';
 
 type S3Target = Extract<FileStorageTarget, { kind: 's3' }>;
 
@@ -62,11 +63,15 @@ export class S3FileStore implements FileStore {
     return Buffer.from(await got.Body!.transformToByteArray()).subarray(0, bytes);
   }
 
-  async read(key: string, range?: ByteRange): Promise<Readable> {
+  async open(key: string, range?: ByteRange): Promise<StoredBytes> {
     const got = await this.client.send(
       new GetObjectCommand({ Bucket: this.target.bucket, Key: this.objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
     );
-    return got.Body as Readable;
+    const body = got.Body as Readable;
+    return {
+      copyTo: (out) => pipeline(body, out),
+      close: async () => void body.destroy(),
+    };
   }
 
   async remove(key: string): Promise<void> {
