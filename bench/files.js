@@ -129,14 +129,16 @@ async function measure(root, label) {
     await new Promise((r) => setTimeout(r, 1000));
     const idle = rssMb(api.pid);
     console.log(`API resident memory idle (after warm-up): ${idle} MB`);
-    console.log('file | before upload | peak uploading | before download | peak downloading (MB)');
+    console.log('file | before upload | peak uploading | before download | peak downloading (MB) | upload s');
     // Two sizes: a file held in memory would raise the peak by its size; a streamed one does not.
     for (const mib of [BIG_MIB, 4 * BIG_MIB]) {
       const file = path.join(dir, `big-${mib}.bin`);
       fs.writeFileSync(file, Buffer.alloc(mib * MIB, 7));
       let stored;
       const beforeUp = rssMb(api.pid);
+      const upStarted = Date.now();
       const upPeak = await peakWhile(api.pid, async () => (stored = await upload(token, task.id, file, mib * MIB)));
+      const upSeconds = (Date.now() - upStarted) / 1000;
       fs.rmSync(file);
       await new Promise((r) => setTimeout(r, 500));
       const beforeDown = rssMb(api.pid);
@@ -144,7 +146,7 @@ async function measure(root, label) {
         const res = await request('GET', `${BASE}/asset/${stored.id}`, { headers: { authorization: `Bearer ${token}` } });
         if (res.bytes !== mib * MIB) throw new Error(`downloaded ${res.bytes} bytes`);
       });
-      console.log(`${mib} MiB | ${beforeUp} | ${upPeak} (+${upPeak - beforeUp}) | ${beforeDown} | ${downPeak} (+${downPeak - beforeDown})`);
+      console.log(`${mib} MiB | ${beforeUp} | ${upPeak} (+${upPeak - beforeUp}) | ${beforeDown} | ${downPeak} (+${downPeak - beforeDown}) | ${upSeconds.toFixed(2)}`);
       await new Promise((r) => setTimeout(r, 500));
     }
 

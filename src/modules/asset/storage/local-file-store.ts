@@ -4,6 +4,7 @@ import { FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/prom
 import { dirname, join } from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { YoungGarbage } from '../../../common/memory/young-garbage';
 import { assertKey, ByteRange, FileStore, StoredBytes, UploadTarget } from './file-store';
 
 const STALE_PART_MS = 24 * 3600 * 1000;
@@ -103,9 +104,11 @@ export class LocalFileStore implements FileStore {
     const target = this.path(key);
     const temp = join(this.incoming, `${randomBytes(12).toString('hex')}.part`);
     let received = 0;
+    const garbage = new YoungGarbage();
     const count = new Transform({
       transform(chunk: Buffer, _enc, done) {
         received += chunk.length;
+        garbage.passed(chunk.length);
         if (received > size) done(new UploadSizeError('more', size));
         else done(null, chunk);
       },

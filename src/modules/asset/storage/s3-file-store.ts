@@ -1,8 +1,9 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FileStorageTarget } from '../../../config/app-config';
+import { YoungGarbage } from '../../../common/memory/young-garbage';
 import { assertKey, ByteRange, FileStore, StoredBytes, UploadTarget } from './file-store';
 
 type S3Target = Extract<FileStorageTarget, { kind: 's3' }>;
@@ -69,7 +70,17 @@ export class S3FileStore implements FileStore {
     );
     const body = got.Body as Readable;
     return {
-      copyTo: (out) => pipeline(body, out),
+      copyTo: (out) => {
+        // The SDK hands a new Buffer per chunk, as a request body does: collected as they pass.
+        const garbage = new YoungGarbage();
+        const count = new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            garbage.passed(chunk.length);
+            done(null, chunk);
+          },
+        });
+        return pipeline(body, count, out);
+      },
       close: async () => void body.destroy(),
     };
   }

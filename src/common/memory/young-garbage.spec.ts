@@ -1,0 +1,19 @@
+import { collector, COLLECT_EVERY_BYTES, YoungGarbage } from './young-garbage';
+
+describe('YoungGarbage', () => {
+  it('asks for one young-generation collection per COLLECT_EVERY_BYTES that pass, whatever the chunk sizes', () => {
+    const calls: unknown[] = [];
+    const garbage = new YoungGarbage(() => (options) => calls.push(options));
+    const chunk = 64 * 1024;
+    for (let sent = 0; sent < 3 * COLLECT_EVERY_BYTES - chunk; sent += chunk) garbage.passed(chunk);
+    expect(calls).toEqual([{ type: 'minor' }, { type: 'minor' }]);
+    garbage.passed(chunk);
+    expect(calls).toHaveLength(3);
+  });
+
+  it("reaches V8's own collector in a process started without --expose-gc, and a minor collection runs", () => {
+    const collect = collector();
+    expect(typeof collect).toBe('function');
+    expect(() => collect!({ type: 'minor' })).not.toThrow();
+  });
+});
