@@ -11,6 +11,20 @@ describe('YoungGarbage', () => {
     expect(calls).toHaveLength(3);
   });
 
+  it('through() passes chunks on unchanged and counts them', async () => {
+    const calls: unknown[] = [];
+    const step = new YoungGarbage(() => (options) => calls.push(options)).through();
+    const out: Buffer[] = [];
+    step.on('data', (c: Buffer) => out.push(c));
+    const chunk = Buffer.alloc(COLLECT_EVERY_BYTES / 2, 1);
+    step.write(chunk);
+    step.write(chunk);
+    step.end();
+    await new Promise((r) => step.on('end', r));
+    expect(Buffer.concat(out).equals(Buffer.concat([chunk, chunk]))).toBe(true);
+    expect(calls).toHaveLength(1);
+  });
+
   it("reaches V8's own collector in a process started without --expose-gc, and a minor collection runs", () => {
     const collect = collector();
     expect(typeof collect).toBe('function');

@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -39,5 +40,15 @@ export class YoungGarbage {
     if (this.since < COLLECT_EVERY_BYTES) return;
     this.since = 0;
     this.collect()?.({ type: 'minor' });
+  }
+
+  /** A stream step that passes its chunks on unchanged, counting them here. */
+  through(): Transform {
+    return new Transform({
+      transform: (chunk: Buffer, _enc, done) => {
+        this.passed(chunk.length);
+        done(null, chunk);
+      },
+    });
   }
 }

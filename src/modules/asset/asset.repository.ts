@@ -7,7 +7,13 @@ import { ASSET_FIELDS, AssetRow, AssetSurface } from './asset.record';
 /** The permission guard's way from an asset id to its workspace (ScopeRegistry kind `asset`): only finished uploads exist. */
 export const ASSET_SCOPE_SQL = `SELECT workspace_id FROM asset WHERE id = $1 AND status = 'ready'`;
 
-const WITH_UPLOADER = `${ASSET_FIELDS}, u.name AS uploader_name FROM asset a LEFT JOIN "user" u ON u.id = a.uploaded_by`;
+/** The fields of an asset row with its uploader's name, from `source` (the table, or a CTE of changed rows) as `a`, plus `extra` columns. */
+const withUploader = (source = 'asset', extra = '') => `${ASSET_FIELDS}, u.name AS uploader_name${extra} FROM ${source} a LEFT JOIN "user" u ON u.id = a.uploaded_by`;
+const WITH_UPLOADER = withUploader();
+
+/** A pending upload ($1) whose one-use URL's token ($2) is unused and younger than $3 seconds. */
+const UNCLAIMED_UPLOAD = `a.id = $1 AND a.upload_token_hash = $2 AND a.status = 'pending' AND a.upload_started_at IS NULL
+          AND a.created_at > now() - make_interval(secs => $3)`;
 
 /** An asset as a reader asks for it: with whether its project is public and whether the reader is a member. */
 export interface ReadableAssetRow extends AssetRow {
@@ -66,13 +72,7 @@ export class AssetRepository {
 
   /** A pending upload whose one-use URL (token) is still valid and unused; nothing is changed. */
   findUnclaimed(id: string, tokenHash: Buffer, ttlSeconds: number): Promise<AssetRow | undefined> {
-    return firstRow<AssetRow>(
-      this.ds.manager,
-      `SELECT ${ASSET_FIELDS}, NULL::text AS uploader_name FROM asset a
-        WHERE a.id = $1 AND a.upload_token_hash = $2 AND a.status = 'pending' AND a.upload_started_at IS NULL
-          AND a.created_at > now() - make_interval(secs => $3)`,
-      [id, tokenHash, ttlSeconds],
-    );
+    return firstRow<AssetRow>(this.ds.manager, `SELECT ${ASSET_FIELDS}, NULL::text AS uploader_name FROM asset a WHERE ${UNCLAIMED_UPLOAD}`, [id, tokenHash, ttlSeconds]);
   }
 
   /**
@@ -83,8 +83,7 @@ export class AssetRepository {
     return firstRow<AssetRow>(
       this.ds.manager,
       `UPDATE asset a SET upload_started_at = now()
-        WHERE a.id = $1 AND a.upload_token_hash = $2 AND a.status = 'pending' AND a.upload_started_at IS NULL
-          AND a.created_at > now() - make_interval(secs => $3)
+        WHERE ${UNCLAIMED_UPLOAD}
         RETURNING ${ASSET_FIELDS}, NULL::text AS uploader_name`,
       [id, tokenHash, ttlSeconds],
     );
@@ -98,7 +97,7 @@ export class AssetRepository {
          UPDATE asset SET status = 'ready', content_type = $2, is_image = $3, upload_token_hash = NULL
           WHERE id = $1 AND status = 'pending' RETURNING *
        )
-       SELECT ${WITH_UPLOADER.replace('FROM asset a', 'FROM done a')}`,
+       SELECT ${withUploader('done')}`,
       [id, contentType, isImage],
     );
   }
@@ -115,9 +114,8 @@ export class AssetRepository {
   findForReader(id: string, userId: string | null): Promise<ReadableAssetRow | undefined> {
     return firstRow<ReadableAssetRow>(
       this.ds.manager,
-      `SELECT ${ASSET_FIELDS}, u.name AS uploader_name, p.is_public,
-              EXISTS (SELECT 1 FROM member m WHERE m.organization_id = a.workspace_id AND m.user_id = $2) AS is_member
-         FROM asset a LEFT JOIN "user" u ON u.id = a.uploaded_by JOIN task t ON t.id = a.task_id JOIN project p ON p.id = t.project_id
+      `SELECT ${withUploader('asset', ', p.is_public, EXISTS (SELECT 1 FROM member m WHERE m.organization_id = a.workspace_id AND m.user_id = $2) AS is_member')}
+         JOIN task t ON t.id = a.task_id JOIN project p ON p.id = t.project_id
         WHERE a.id = $1 AND a.status = 'ready'`,
       [id, userId],
     );
@@ -148,7 +146,7 @@ export class AssetRepository {
     return firstRow<AssetRow>(
       this.ds.manager,
       `WITH gone AS (DELETE FROM asset WHERE id = $2 AND workspace_id = $1 AND status = 'ready' RETURNING *)
-       SELECT ${WITH_UPLOADER.replace('FROM asset a', 'FROM gone a')}`,
+       SELECT ${withUploader('gone')}`,
       [workspaceId, id],
     );
   }

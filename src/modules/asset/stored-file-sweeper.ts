@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Repeating } from '../../common/concurrency/repeating';
 import { FILE_STORE, FileStore } from './storage/file-store';
 import { StoredFileRemovalRepository } from './stored-file-removal.repository';
 
@@ -20,9 +21,11 @@ const retryIn = (attempts: number): number => Math.min(3600, 10 * 2 ** Math.min(
 @Injectable()
 export class StoredFileSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(StoredFileSweeper.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
+  private readonly sweeps = new Repeating(
+    () => this.sweepNow(),
+    SWEEP_INTERVAL_MS,
+    (err) => this.logger.warn(`sweeping stored files failed, will try again: ${err.message}`),
+  );
 
   constructor(
     private readonly removals: StoredFileRemovalRepository,
@@ -30,13 +33,11 @@ export class StoredFileSweeper implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.sweeps.start(0);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.sweeps.stop();
   }
 
   /** One sweep: abandons old pending uploads, then removes due objects until none are left; how many objects went. */
@@ -46,7 +47,7 @@ export class StoredFileSweeper implements OnApplicationBootstrap, OnModuleDestro
     let removed = 0;
     for (;;) {
       const due = await this.removals.claimDue(BATCH, LEASE_SECONDS);
-      if (!due.length || this.stopped) return removed;
+      if (!due.length || this.sweeps.isStopped) return removed;
       const done: string[] = [];
       await Promise.all(
         due.map(async (r) => {
@@ -64,19 +65,5 @@ export class StoredFileSweeper implements OnApplicationBootstrap, OnModuleDestro
       removed += done.length;
       if (due.length < BATCH) return removed;
     }
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.sweepNow()
-        .then(() => undefined)
-        .catch((err: Error) => this.logger.warn(`sweeping stored files failed, will try again: ${err.message}`))
-        .finally(() => {
-          this.running = null;
-          this.schedule(SWEEP_INTERVAL_MS);
-        });
-    }, ms);
-    this.timer.unref();
   }
 }

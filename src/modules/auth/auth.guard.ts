@@ -52,9 +52,10 @@ export class AuthGuard implements CanActivate {
     const bearer = typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
     const apiKeyHeader = req.headers['x-api-key'];
     let bucket: string;
-    const signedOutNull =
+    // @AnswersNullSignedOut and @AllowsSignedOut routes reach their handler signed out (req.user null).
+    const signedOutPasses =
       this.reflector.getAllAndOverride<boolean>(SIGNED_OUT_NULL, targets) === true || this.reflector.getAllAndOverride<boolean>(SIGNED_OUT_ALLOWED, targets) === true;
-    if (signedOutNull && header === undefined && apiKeyHeader === undefined && !readCookie(req.headers.cookie, SESSION_COOKIE)) {
+    if (signedOutPasses && header === undefined && apiKeyHeader === undefined && !readCookie(req.headers.cookie, SESSION_COOKIE)) {
       req.user = null;
       return true;
     }
@@ -80,8 +81,8 @@ export class AuthGuard implements CanActivate {
       } catch (err) {
         // A cookie whose session ended (signed out elsewhere, revoked, expired) is removed from the browser.
         if (cookie) res.append('set-cookie', clearedSessionCookie(secureCookies(this.config)));
-        // Only that cookie: the browser is signed out, which such a route answers with null.
-        if (cookie && signedOutNull) {
+        // Only that cookie: the browser is signed out, which such a route answers as it answers anyone signed out.
+        if (cookie && signedOutPasses) {
           req.user = null;
           return true;
         }

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Repeating } from '../../common/concurrency/repeating';
 import { DELIVERY_RETENTION_DAYS, DeliveryRepository } from './delivery.repository';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -13,20 +14,20 @@ const FIRST_PRUNE_MS = 60_000;
 @Injectable()
 export class DeliveryPruner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DeliveryPruner.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
+  private readonly prunes = new Repeating(
+    () => this.pruneNow(),
+    DAY_MS,
+    (err) => this.logger.warn(`pruning delivery records failed, will try again tomorrow: ${err.message}`),
+  );
 
   constructor(private readonly deliveries: DeliveryRepository) {}
 
   onApplicationBootstrap(): void {
-    this.schedule(FIRST_PRUNE_MS);
+    this.prunes.start(FIRST_PRUNE_MS);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.prunes.stop();
   }
 
   /** One prune now; resolves with how many records went (null: another worker was pruning). */
@@ -34,19 +35,5 @@ export class DeliveryPruner implements OnApplicationBootstrap, OnModuleDestroy {
     const n = await this.deliveries.pruneFinished(DELIVERY_RETENTION_DAYS);
     if (n) this.logger.log(`pruned ${n} delivery records older than ${DELIVERY_RETENTION_DAYS} days`);
     return n;
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pruneNow()
-        .then(() => undefined)
-        .catch((err: Error) => this.logger.warn(`pruning delivery records failed, will try again tomorrow: ${err.message}`))
-        .finally(() => {
-          this.running = null;
-          this.schedule(DAY_MS);
-        });
-    }, ms);
-    this.timer.unref();
   }
 }

@@ -18,12 +18,16 @@ export class ApiError extends Error {
   }
 }
 
+/** The service's message in an error body (`{message}`, or `{error}`), else the status. */
+export function errorMessage(body: unknown, status: number, statusText: string): string {
+  const b = body as { message?: unknown; error?: unknown } | null | undefined;
+  return typeof b?.message === 'string' ? b.message : typeof b?.error === 'string' ? b.error : `${status} ${statusText}`;
+}
+
 /** The data of an answer, or an ApiError with the service's message. */
 export function must<T>(r: { data?: T; error?: unknown; response: Response }): T {
   if (r.error !== undefined || !r.response.ok) {
-    const body = r.error as { message?: unknown; error?: unknown } | undefined;
-    const message = typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : `${r.response.status} ${r.response.statusText}`;
-    throw new ApiError(r.response.status, message);
+    throw new ApiError(r.response.status, errorMessage(r.error, r.response.status, r.response.statusText));
   }
   return r.data as T;
 }

@@ -1,4 +1,4 @@
-import { api, ApiError, must } from '../api/client';
+import { api, ApiError, errorMessage, must } from '../api/client';
 import type { Asset } from '../api/types';
 
 export type Surface = 'description' | 'comment' | 'attachment';
@@ -15,14 +15,13 @@ function send(url: string, headers: Record<string, string>, file: Blob, onProgre
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) return resolve();
-      let message = `${xhr.status} ${xhr.statusText}`;
+      let body: unknown = null;
       try {
-        const body = JSON.parse(xhr.responseText) as { message?: unknown };
-        if (typeof body.message === 'string') message = body.message;
+        body = JSON.parse(xhr.responseText);
       } catch {
         // A bucket answers XML: the status says enough.
       }
-      reject(new ApiError(xhr.status, message));
+      reject(new ApiError(xhr.status, errorMessage(body, xhr.status, xhr.statusText)));
     };
     xhr.onerror = () => reject(new ApiError(0, 'The upload failed: the connection was lost'));
     xhr.send(file);

@@ -149,7 +149,13 @@ export class LocalFileStore implements FileStore {
   async open(key: string, range?: ByteRange): Promise<StoredBytes> {
     const file = await open(this.path(key), 'r');
     const start = range?.start ?? 0;
-    const end = range ? range.end : (await file.stat()).size - 1;
+    let end: number;
+    try {
+      end = range ? range.end : (await file.stat()).size - 1;
+    } catch (err) {
+      await file.close();
+      throw err;
+    }
     return {
       copyTo: (out) => copyFile(file, start, end, out).finally(() => file.close()),
       close: () => file.close(),

@@ -1,6 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FileStorageTarget } from '../../../config/app-config';
 import { YoungGarbage } from '../../../common/memory/young-garbage';
@@ -70,17 +70,8 @@ export class S3FileStore implements FileStore {
     );
     const body = got.Body as Readable;
     return {
-      copyTo: (out) => {
-        // The SDK hands a new Buffer per chunk, as a request body does: collected as they pass.
-        const garbage = new YoungGarbage();
-        const count = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            garbage.passed(chunk.length);
-            done(null, chunk);
-          },
-        });
-        return pipeline(body, count, out);
-      },
+      // The SDK hands a new Buffer per chunk, as a request body does: collected as they pass.
+      copyTo: (out) => pipeline(body, new YoungGarbage().through(), out),
       close: async () => void body.destroy(),
     };
   }
