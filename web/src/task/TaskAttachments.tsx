@@ -17,6 +17,9 @@ export function fileSize(bytes: number): string {
   return formatNumber(value, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: value < 10 ? 1 : 0 });
 }
 
+/** A file's extension in capitals (`PDF`), shown on its thumbnail; empty when it has none. */
+export const extensionOf = (filename: string): string => /\.([a-z0-9]{1,5})$/i.exec(filename)?.[1].toUpperCase() ?? '';
+
 interface Sending {
   id: number;
   name: string;
@@ -63,9 +66,15 @@ export function TaskAttachments({ taskId, editable }: { taskId: string; editable
       <ul className="attachments">
         {list.map((a) => (
           <li key={a.id} className="attachment">
-            {a.isImage ? <img className="thumb" src={a.url} alt="" loading="lazy" /> : <span className="thumb file-thumb" aria-hidden="true" />}
+            {a.isImage ? (
+              <img className="thumb" src={a.url} alt="" loading="lazy" />
+            ) : (
+              <span className="thumb file-thumb" aria-hidden="true">
+                {extensionOf(a.filename)}
+              </span>
+            )}
             <span className="attachment-text">
-              <a href={a.url} download={a.filename}>
+              <a href={a.url} download={a.filename} title={a.filename}>
                 {a.filename}
               </a>
               <span className="muted">
