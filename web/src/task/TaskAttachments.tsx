@@ -18,7 +18,7 @@ export function fileSize(bytes: number): string {
 }
 
 /** A file's extension in capitals (`PDF`), shown on its thumbnail; empty when it has none. */
-export const extensionOf = (filename: string): string => /\.([a-z0-9]{1,5})$/i.exec(filename)?.[1].toUpperCase() ?? '';
+export const extensionOf = (filename: string): string => /\.([a-z0-9]{1,5})$/i.exec(filename)?.[1]?.toUpperCase() ?? '';
 
 interface Sending {
   id: number;
