@@ -147,6 +147,7 @@ const BOUNDARIES = {
   /** Repositories other modules may import: those their Nest modules export. Any other repository is internal to its module. */
   publicRepositories: {
     'src/modules/task/task-changes.repository.ts': 'the task write path (TaskModule exports it): every change of a task goes through it',
+    'src/modules/task/task-watchers.repository.ts': "TaskWatchDataModule exports it: the fan-out reads a task's watchers and records who was mentioned",
     'src/modules/auth/user.repository.ts': 'UserDataModule exports it',
     'src/modules/auth/user-token.repository.ts': 'UserDataModule exports it',
     'src/modules/organization/workspace.repository.ts': 'OrganizationDataModule exports it',
@@ -245,6 +246,7 @@ const TABLE_OWNERS = {
   task: 'task',
   task_text: 'task',
   task_former_key: 'task',
+  task_watcher: 'task',
   task_relation: 'task-relation',
   label: 'label',
   time_entry: 'time-entry',
@@ -276,6 +278,11 @@ const TABLE_EXCEPTIONS = {
     board_column:
       'the write path reads (FOR KEY SHARE) the columns of the project: is the new status one of them, and where is its end; a column cannot be deleted while a task enters it',
     project: 'the number claim of a create or a move (project.task_counter)',
+    activity: 'a comment edit rewrites the comment (an activity row) in the statement that writes its history row and its event',
+  },
+  'src/modules/task/task-watchers.repository.ts': {
+    user: "a watcher's name and image in the watcher list",
+    member: 'the watcher list shows members of the workspace only',
   },
   'src/modules/asset/asset.repository.ts': {
     task: "an upload is recorded only for a task of the workspace (its id and workspace read in the insert); a reader's file is found with its task's project",

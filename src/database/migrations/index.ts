@@ -23,6 +23,7 @@ import { SelfgitWebhookSecretRotation1763782500000 } from './1763782500000-Selfg
 import { ExternalCommentLinks1763782600000 } from './1763782600000-ExternalCommentLinks';
 import { FormerTaskKeys1763782710000 } from './1763782710000-FormerTaskKeys';
 import { Assets1763782900000 } from './1763782900000-Assets';
+import { TaskWatchers1763783000000 } from './1763783000000-TaskWatchers';
 import { TaskFilterIndexes1763782800000 } from './1763782800000-TaskFilterIndexes';
 
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   FormerTaskKeys1763782710000,
   TaskFilterIndexes1763782800000,
   Assets1763782900000,
+  TaskWatchers1763783000000,
 ];

@@ -5,8 +5,8 @@ import { firstRow, preparedRows } from '../../database/sql';
 import { historySql, NO_EXTERNAL } from './activity-history.sql';
 import { ACTIVITY_FIELDS, ActivityRow } from './activity.record';
 
-/** The history row (`comment_edited` or `comment_deleted`) of the comment in CTE `c`, in workspace $2 by its author $3. */
-const commentHistory = (type: 'comment_edited' | 'comment_deleted', content: string) =>
+/** The history row (`comment_deleted`) of the comment in CTE `c`, in workspace $2 by its author $3. */
+const commentHistory = (type: 'comment_deleted', content: string) =>
   `history AS (${historySql(
     `SELECT $2::uuid AS workspace_id, c.task_id, 1 AS ord, '${type}'::text AS type, '${content}'::text AS content,
             jsonb_build_object('commentId', c.id) AS event_data, ${NO_EXTERNAL} FROM c`,
@@ -17,9 +17,10 @@ const commentHistory = (type: 'comment_edited' | 'comment_deleted', content: str
 export const COMMENT_SCOPE_SQL = `SELECT workspace_id FROM activity WHERE id = $1 AND type = 'comment'`;
 
 /**
- * Reading a task's history, and editing or deleting one's own comments. History rows are written
- * together with the change they record, in its statement (activity-history.sql): an edit or a
- * deletion of a comment writes its own `comment_edited` / `comment_deleted` row here.
+ * Reading a task's history, and deleting one's own comments. History rows are written together
+ * with the change they record, in its statement (activity-history.sql): a deletion of a comment
+ * writes its own `comment_deleted` row here; an edit, which can mention someone, goes through the
+ * task write path (TaskChangesRepository.editComment) for its event.
  */
 @Injectable()
 export class ActivityRepository {
@@ -42,19 +43,6 @@ export class ActivityRepository {
       'activities_of_task',
       `SELECT ${ACTIVITY_FIELDS} FROM activity WHERE task_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id DESC`,
       [taskId, workspaceId],
-    );
-  }
-
-  /** undefined when it is not a comment of `authorId` in the workspace. */
-  updateOwnComment(workspaceId: string, authorId: string, id: string, content: string): Promise<ActivityRow | undefined> {
-    return firstRow<ActivityRow>(
-      this.ds.manager,
-      `WITH c AS (
-         UPDATE activity SET content = $4, updated_at = now()
-          WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' RETURNING ${ACTIVITY_FIELDS}
-       ), ${commentHistory('comment_edited', 'edited a comment')}
-       SELECT * FROM c`,
-      [id, workspaceId, authorId, content],
     );
   }
 

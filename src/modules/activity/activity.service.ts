@@ -35,7 +35,7 @@ export class ActivityService {
 
   /** Only the author may edit a comment; to anyone else it does not exist. */
   async editComment(workspaceId: string, user: AuthUser, id: string, content: string): Promise<ActivityRecord> {
-    const row = this.found(await this.activities.updateOwnComment(workspaceId, user.id, id, content));
+    const row = this.found(await this.changes.editComment(workspaceId, user.id, id, content));
     await this.assets.claimForComment(workspaceId, row.taskId, row.id, content);
     return row;
   }

@@ -6,6 +6,7 @@ import { UserDataModule } from '../auth/user-data.module';
 import { MailWorkerModule } from '../mail/mail-worker.module';
 import { NotificationPreferencesDataModule } from '../notification-preferences/notification-preferences-data.module';
 import { OrganizationDataModule } from '../organization/organization-data.module';
+import { TaskWatchDataModule } from '../task/task-watch-data.module';
 import { DeliveryPruner } from './delivery-pruner';
 import { DeliveryQueues } from './delivery-queues';
 import { DeliveryRecorder } from './delivery-recorder';
@@ -33,7 +34,7 @@ import { TaskEventFilter } from './task-event-filter';
  * the global NetModule; email goes over the shared SMTP pool (MailWorkerModule).
  */
 @Module({
-  imports: [WorkerQueuesModule, CryptoModule, MailWorkerModule, NotificationPreferencesDataModule, OrganizationDataModule, UserDataModule],
+  imports: [WorkerQueuesModule, CryptoModule, MailWorkerModule, NotificationPreferencesDataModule, OrganizationDataModule, UserDataModule, TaskWatchDataModule],
   providers: [
     OutboundHttp,
     DeliveryQueues,

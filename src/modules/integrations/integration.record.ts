@@ -1,14 +1,14 @@
 import { maskBotToken, maskSecret, maskUrl } from '../../common/crypto/mask';
 import { iso } from '../../database/sql';
 import { INTEGRATION_CHANNELS, IntegrationChannel } from '../delivery/channels';
-import { TASK_EVENT_KINDS, TaskEventKind } from '../task/task-event';
+import { EVENT_FLAGS, EventFlag } from '../task/task-event';
 
 /** The notifying integrations of a project (docs/integrations.md), one of each per project: the delivery channels to an integration (src/modules/delivery/channels.ts). */
 export const INTEGRATION_TYPES: readonly IntegrationType[] = INTEGRATION_CHANNELS;
 export type IntegrationType = IntegrationChannel;
 
-/** Which task events an integration forwards: the six kinds, each a boolean. */
-export type Events = Record<TaskEventKind, boolean>;
+/** Which task events an integration forwards: the six kinds and the four more, each a boolean. */
+export type Events = Record<EventFlag, boolean>;
 
 /** The events of an integration created without `events` (docs/integrations.md, "Events selection"). */
 export const DEFAULT_EVENTS: Readonly<Events> = Object.freeze({
@@ -18,11 +18,14 @@ export const DEFAULT_EVENTS: Readonly<Events> = Object.freeze({
   taskTitleChanged: false,
   taskDescriptionChanged: false,
   taskCommentCreated: true,
+  taskDeleted: false,
+  taskMoved: false,
+  taskDueDateChanged: false,
+  taskAssigneeChanged: false,
 });
 
-/** Exactly the six kinds, as booleans, whatever else a stored object holds. */
-export const eventsOf = (stored: Partial<Record<string, unknown>> | null | undefined): Events =>
-  Object.fromEntries(TASK_EVENT_KINDS.map((k) => [k, stored?.[k] === true])) as Events;
+/** Exactly the flags, as booleans, whatever else a stored object holds (a flag never stored is false). */
+export const eventsOf = (stored: Partial<Record<string, unknown>> | null | undefined): Events => Object.fromEntries(EVENT_FLAGS.map((k) => [k, stored?.[k] === true])) as Events;
 
 /** integration as selected by INTEGRATION_FIELDS; the secret columns hold ciphertext. */
 export interface IntegrationRow {

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { FlagProp, IdProp, IntProp, TextProp, TimeProp } from '../../common/http/schema-props';
-import { TASK_EVENT_KINDS } from '../task/task-event';
+import { EVENT_FLAGS } from '../task/task-event';
 
-/** Events (docs/records.md, "Events"): the six kinds, each a boolean (declared from TASK_EVENT_KINDS). */
+/** Events (docs/records.md, "Events"): the six kinds and the four more, each a boolean (declared from EVENT_FLAGS). */
 @ApiSchema({ name: 'IntegrationEvents' })
 export class IntegrationEventsSchema {}
-for (const kind of TASK_EVENT_KINDS) ApiProperty({ type: Boolean })(IntegrationEventsSchema.prototype, kind);
+for (const kind of EVENT_FLAGS) ApiProperty({ type: Boolean })(IntegrationEventsSchema.prototype, kind);
 
 class IntegrationHead {
   @IdProp() id: string;

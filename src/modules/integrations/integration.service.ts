@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CryptoService } from '../../common/crypto/crypto.service';
 import { DestinationGuard, DestinationRefusedError } from '../../common/net/destination-guard';
 import { isForeignKeyViolation } from '../../database/sql';
-import { TASK_EVENT_KINDS } from '../task/task-event';
+import { EVENT_FLAGS } from '../task/task-event';
 import { EventsDto } from './dto/events.dto';
 import { IntegrationInput, IntegrationPatch } from './dto/integration.dto';
 import { DEFAULT_EVENTS, Events, eventsOf, IntegrationRecord, IntegrationRow, IntegrationType, toIntegrationRecord } from './integration.record';
@@ -16,7 +16,7 @@ export const INTEGRATION_NOT_FOUND = 'Integration not found';
 /** The events sent (booleans of the six kinds only) laid over `base`. */
 function mergeEvents(base: Events, sent: EventsDto | undefined): Events {
   const out = { ...base };
-  for (const k of TASK_EVENT_KINDS) if (typeof sent?.[k] === 'boolean') out[k] = sent[k]!;
+  for (const k of EVENT_FLAGS) if (typeof sent?.[k] === 'boolean') out[k] = sent[k]!;
   return out;
 }
 

@@ -72,7 +72,7 @@ export class TaskBulkService {
         case 'moveToProject':
           return this.tasks.moveMany(workspaceId, user.id, ids, (value as string).toLowerCase(), m);
         case 'delete':
-          return this.tasks.removeMany(workspaceId, ids, m);
+          return this.tasks.removeMany(workspaceId, ids, user.id, m);
       }
     });
     return { success: true, updatedCount };

@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { KeyedGate } from '../../common/concurrency/keyed-gate';
 import { PreparedShapes, preparedRows, qualified, rows, setClause } from '../../database/sql';
-import { ActivityDraft, ActivityRow } from '../activity/activity.record';
+import { ACTIVITY_FIELDS, ActivityDraft, ActivityRow } from '../activity/activity.record';
 import { VIRTUAL_STATUSES } from '../column/board-statuses';
 import { TaskDiff } from './task-changes';
 import { OutboxSignal } from '../../queue/outbox-signal';
 import { EVENT_KIND_OF_HISTORY } from './task-event';
-import { taskEventsSql } from './task-events.sql';
+import { commentUpdatedEventSql, taskEventsSql } from './task-events.sql';
 import { TASK_FIELDS, TaskRow } from './task.record';
 import { historySql as history, NO_EXTERNAL } from '../activity/activity-history.sql';
 
@@ -132,7 +132,7 @@ const MOVE_SQL = `
 /**
  * A comment on task $1 of workspace $2 by $3 (null: nobody of this service, e.g. an issue comment
  * copied from a git host, whose author is $5–$8: external user name, avatar, source, URL); no row
- * when the task is gone.
+ * when the task is gone. Its author watches the task from now on, unless they unwatched it.
  */
 const COMMENT_SQL = `
   WITH t AS (SELECT ${TASK_FIELDS} FROM task WHERE id = $1 AND workspace_id = $2),
@@ -141,8 +141,31 @@ const COMMENT_SQL = `
             $5::text AS external_user_name, $6::text AS external_user_avatar, $7::text AS external_source, $8::text AS external_url FROM t`,
     '$3::uuid',
   )}),
-  events AS (${taskEventsSql('history', 't')})
+  events AS (${taskEventsSql('history', 't')}),
+  watcher AS (
+    INSERT INTO task_watcher (task_id, user_id, workspace_id, watching, reason)
+    SELECT t.id, $3, t.workspace_id, true, 'commenter' FROM t WHERE $3::uuid IS NOT NULL
+    ON CONFLICT (task_id, user_id) DO NOTHING
+  )
   SELECT * FROM history`;
+
+/**
+ * An edit of comment $1 of workspace $2 by its author $3 to text $4: its `comment_edited` history
+ * row and, when the text changed, a `taskCommentUpdated` event (people hear of it when it mentions
+ * someone new). No row: not a comment of that author in the workspace.
+ */
+const EDIT_COMMENT_SQL = `
+  WITH old AS (
+    SELECT id, content FROM activity WHERE id = $1 AND workspace_id = $2 AND user_id = $3 AND type = 'comment' FOR UPDATE
+  ), c AS (
+    UPDATE activity a SET content = $4, updated_at = now() FROM old WHERE a.id = old.id
+    RETURNING ${qualified(ACTIVITY_FIELDS, 'a')}, old.content AS old_content
+  ), history AS (${history(
+    `SELECT $2::uuid AS workspace_id, c.task_id, 1 AS ord, 'comment_edited'::text AS type, 'edited a comment'::text AS content,
+            jsonb_build_object('commentId', c.id) AS event_data, ${NO_EXTERNAL} FROM c`,
+    '$3::uuid',
+  )}), events AS (${commentUpdatedEventSql('(SELECT * FROM c WHERE c.old_content IS DISTINCT FROM c.content)')})
+  SELECT ${ACTIVITY_FIELDS}, (old_content IS DISTINCT FROM content) AS text_changed FROM c`;
 
 /** Who wrote a comment that comes from outside the service (a git host's issue comment). */
 export interface ExternalAuthor {
@@ -304,8 +327,8 @@ export class TaskChangesRepository {
   ): Promise<MovedTaskRow | undefined> {
     const run = () => preparedRows<MovedTaskRow>(m, 'task_move', MOVE_SQL, [taskId, workspaceId, destinationProjectId, requestedStatus, actorId]);
     const [row] = m.queryRunner?.isTransactionActive ? await run() : await this.claims.run(destinationProjectId, run);
-    // A move writes an event only when it changes the status.
-    return row && row.status !== row.old_status ? this.written(row, m) : row;
+    // A move writes its `moved` event (and a status change's when the status changes).
+    return this.written(row, m);
   }
 
   /**
@@ -331,6 +354,15 @@ export class TaskChangesRepository {
       external?.url ?? null,
     ]);
     return this.written(row, m);
+  }
+
+  /** Edits the author's own comment (EDIT_COMMENT_SQL); undefined when it is not a comment of `authorId` in the workspace. */
+  async editComment(workspaceId: string, authorId: string, id: string, content: string): Promise<ActivityRow | undefined> {
+    const [row] = await preparedRows<ActivityRow & { text_changed: boolean }>(this.ds.manager, 'comment_edit', EDIT_COMMENT_SQL, [id, workspaceId, authorId, content]);
+    if (!row) return undefined;
+    const { text_changed: changed, ...comment } = row;
+    if (changed) this.outbox.afterCommit(this.ds.manager);
+    return comment;
   }
 
   /** History rows of `drafts` for each row of CTE `changed` (no row changed, no history). */

@@ -25,7 +25,8 @@ const snapshotSql = (e: { id: string; kind: string; at: string; data: string }) 
              'workspaceId', t.workspace_id,
              'project', jsonb_build_object('id', p.id, 'name', p.name, 'slug', p.slug),
              'task', jsonb_build_object('id', t.id, 'number', t.number, 'title', t.title, 'description', t.description,
-                                        'status', t.status, 'priority', t.priority, 'assigneeId', t.user_id),
+                                        'status', t.status, 'priority', t.priority, 'assigneeId', t.user_id,
+                                        'dueDate', CASE WHEN t.due_date IS NULL THEN NULL ELSE ${isoSql('t.due_date')} END),
              'actor', CASE WHEN a.id IS NULL THEN NULL ELSE jsonb_build_object('id', a.id, 'name', a.name) END,
              'data', ${e.data})`;
 
@@ -41,7 +42,10 @@ export function taskEventsSql(historyCte: string, taskCte: string): string {
       kind: 'k.kind',
       at: 'h.created_at',
       data: `CASE WHEN h.type = 'comment' THEN jsonb_build_object('commentId', h.id, 'content', h.content)
-                          ELSE COALESCE(h.event_data, '{}'::jsonb) END`,
+                  WHEN h.type IN ('assignee_changed', 'unassigned') THEN h.event_data || jsonb_build_object(
+                    'oldUserName', (SELECT u.name FROM "user" u WHERE u.id = (h.event_data->>'oldUserId')::uuid),
+                    'newUserName', (SELECT u.name FROM "user" u WHERE u.id = (h.event_data->>'newUserId')::uuid))
+                  ELSE COALESCE(h.event_data, '{}'::jsonb) END`,
     })}
       FROM ${historyCte} h
       CROSS JOIN LATERAL (SELECT ${kindCase} AS kind) k
@@ -70,4 +74,38 @@ export function timeEntryEventSql(entryCte: string): string {
       JOIN task t ON t.id = e.task_id
       JOIN project p ON p.id = t.project_id
       LEFT JOIN "user" a ON a.id = e.user_id`;
+}
+
+/**
+ * `INSERT INTO outbox` of a `taskDeleted` event for each row of CTE `deletedCte` (rows of
+ * TASK_FIELDS, just deleted: the task as it was), by the user `actorSql` (a uuid expression, NULL
+ * for nobody). The event id is new: the task's history goes with it. A CTE of the delete.
+ */
+export function taskDeletedEventsSql(deletedCte: string, actorSql: string): string {
+  return `INSERT INTO outbox (id, queue, name, payload)
+    SELECT x.id::text, '${TASK_EVENTS_QUEUE}', 'taskDeleted', ${snapshotSql({ id: 'x.id', kind: `'taskDeleted'`, at: 'now()', data: `'{}'::jsonb` })}
+      FROM ${deletedCte} t
+      CROSS JOIN LATERAL (SELECT gen_random_uuid() AS id) x
+      JOIN project p ON p.id = t.project_id
+      LEFT JOIN "user" a ON a.id = ${actorSql}`;
+}
+
+/**
+ * `INSERT INTO outbox` of a `taskCommentUpdated` event for each row of CTE `editedCte` (`id`,
+ * `task_id`, `user_id`, `content`, `old_content`: a comment whose text changed), by its author.
+ * People hear of it only when it mentions someone the old text did not (docs/notifications.md).
+ */
+export function commentUpdatedEventSql(editedCte: string): string {
+  return `INSERT INTO outbox (id, queue, name, payload)
+    SELECT x.id::text, '${TASK_EVENTS_QUEUE}', 'taskCommentUpdated', ${snapshotSql({
+      id: 'x.id',
+      kind: `'taskCommentUpdated'`,
+      at: 'now()',
+      data: `jsonb_build_object('commentId', c.id, 'oldContent', c.old_content, 'content', c.content)`,
+    })}
+      FROM ${editedCte} c
+      CROSS JOIN LATERAL (SELECT gen_random_uuid() AS id) x
+      JOIN task t ON t.id = c.task_id
+      JOIN project p ON p.id = t.project_id
+      LEFT JOIN "user" a ON a.id = c.user_id`;
 }

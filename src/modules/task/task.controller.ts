@@ -187,7 +187,7 @@ export class TaskController {
   @Delete(':id')
   @ApiAnswer('Task (as it was)', TaskRecordSchema)
   @RequirePermission('task', 'delete', TASK)
-  remove(@Scope() scope: ResolvedScope, @Param('id', TaskId) id: string) {
-    return this.tasks.remove(scope.workspaceId, id);
+  remove(@Scope() scope: ResolvedScope, @CurrentUser() user: AuthUser, @Param('id', TaskId) id: string) {
+    return this.tasks.remove(scope.workspaceId, id, user.id);
   }
 }

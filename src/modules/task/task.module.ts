@@ -3,6 +3,8 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ScopeRegistry } from '../../common/permissions/scope-registry';
 import { TaskChangesRepository } from './task-changes.repository';
+import { TaskWatchDataModule } from './task-watch-data.module';
+import { TaskWatchController } from './task-watch.controller';
 import { TaskController } from './task.controller';
 import { Task, TaskText } from './task.entity';
 import { TASK_SCOPE_SQL, TaskRepository } from './task.repository';
@@ -13,8 +15,8 @@ import { TaskService } from './task.service';
  * change of a task (a comment) through TaskChangesRepository, never through the tables.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Task, TaskText])],
-  controllers: [TaskController],
+  imports: [TypeOrmModule.forFeature([Task, TaskText]), TaskWatchDataModule],
+  controllers: [TaskController, TaskWatchController],
   providers: [TaskService, TaskRepository, TaskChangesRepository, CardDetailsRepository],
   exports: [TaskService, TaskChangesRepository],
 })

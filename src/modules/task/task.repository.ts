@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { escapeLike, firstRow, preparedRows, qualified, rows } from '../../database/sql';
+import { OutboxSignal } from '../../queue/outbox-signal';
 import { ListTasksQuery, TaskFilterQuery, TaskSort } from './dto/task.dto';
+import { taskDeletedEventsSql } from './task-events.sql';
 import { TASK_FIELDS, TaskRow } from './task.record';
 
 /** The permission guard's way from a task id to its workspace (ScopeRegistry kind `task`). */
@@ -58,7 +60,10 @@ export function filterSql(q: TaskFilterQuery, params: unknown[]): string[] {
 /** Reads and deletion of tasks. Changes go through TaskChangesRepository (the task write path). */
 @Injectable()
 export class TaskRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly outbox: OutboxSignal,
+  ) {}
 
   /** One named statement: the hot read path (GET /task/:id). */
   async findInWorkspace(workspaceId: string, id: string): Promise<TaskRow | undefined> {
@@ -157,9 +162,20 @@ export class TaskRepository {
     return rows(m, `SELECT ${TASK_FIELDS}${slugs} FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2 ORDER BY id FOR NO KEY UPDATE`, [ids, workspaceId]);
   }
 
-  /** Deletes those of `ids` that are tasks of the workspace; answers how many went. */
-  async deleteManyInWorkspace(workspaceId: string, ids: string[], m: EntityManager): Promise<number> {
-    return (await rows(m, `DELETE FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2 RETURNING id`, [ids, workspaceId])).length;
+  /**
+   * Deletes those of `ids` that are tasks of the workspace, with a `taskDeleted` event each in the
+   * same statement (by `actorId`); answers how many went.
+   */
+  async deleteManyInWorkspace(workspaceId: string, ids: string[], actorId: string | null, m: EntityManager): Promise<number> {
+    const gone = await rows(
+      m,
+      `WITH t AS (DELETE FROM task WHERE id = ANY($1::uuid[]) AND workspace_id = $2 RETURNING ${TASK_FIELDS}),
+       events AS (${taskDeletedEventsSql('t', '$3::uuid')})
+       SELECT id FROM t`,
+      [ids, workspaceId, actorId],
+    );
+    if (gone.length) this.outbox.afterCommit(m);
+    return gone.length;
   }
 
   /**
@@ -207,7 +223,16 @@ export class TaskRepository {
     return !!(await firstRow(m, `SELECT 1 FROM task WHERE project_id = $1 AND workspace_id = $2 AND status = $3 LIMIT 1`, [projectId, workspaceId, status]));
   }
 
-  async deleteInWorkspace(workspaceId: string, id: string): Promise<TaskRow | undefined> {
-    return firstRow<TaskRow>(this.ds.manager, `DELETE FROM task WHERE id = $1 AND workspace_id = $2 RETURNING ${TASK_FIELDS}`, [id, workspaceId]);
+  /** Deletes the task with its `taskDeleted` event (by `actorId`) in one statement; undefined when it is not a task of the workspace. */
+  async deleteInWorkspace(workspaceId: string, id: string, actorId: string | null): Promise<TaskRow | undefined> {
+    const row = await firstRow<TaskRow>(
+      this.ds.manager,
+      `WITH t AS (DELETE FROM task WHERE id = $1 AND workspace_id = $2 RETURNING ${TASK_FIELDS}),
+       events AS (${taskDeletedEventsSql('t', '$3::uuid')})
+       SELECT * FROM t`,
+      [id, workspaceId, actorId],
+    );
+    if (row) this.outbox.afterCommit(this.ds.manager);
+    return row;
   }
 }

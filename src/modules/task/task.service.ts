@@ -272,8 +272,8 @@ export class TaskService {
   }
 
   /** Deletes several tasks of the workspace in `m`'s transaction; answers how many went. */
-  removeMany(workspaceId: string, ids: string[], m: EntityManager): Promise<number> {
-    return this.tasks.deleteManyInWorkspace(workspaceId, ids, m);
+  removeMany(workspaceId: string, ids: string[], actorId: string, m: EntityManager): Promise<number> {
+    return this.tasks.deleteManyInWorkspace(workspaceId, ids, actorId, m);
   }
 
   // ---- changes made by the service itself (git-host imports and inbound webhooks) ----
@@ -325,8 +325,8 @@ export class TaskService {
     return this.changes.comment(workspaceId, taskId, actorId, content, external, m);
   }
 
-  async remove(workspaceId: string, id: string): Promise<TaskRecord> {
-    const row = await this.tasks.deleteInWorkspace(workspaceId, id);
+  async remove(workspaceId: string, id: string, actorId: string): Promise<TaskRecord> {
+    const row = await this.tasks.deleteInWorkspace(workspaceId, id, actorId);
     if (!row) throw new NotFoundException(NOT_FOUND);
     return toTaskRecord(row);
   }

@@ -89,7 +89,7 @@ describe('GET /api/events', () => {
     expect(onApi.events.filter((e) => e.event === 'task.reordered')).toHaveLength(1);
   });
 
-  it('a change no task event tells of (a due date, a start date) reaches both processes as task.changed, naming what changed', async () => {
+  it('a change no task event tells of (a start date) reaches both processes as task.changed, naming what changed; a due date is a task event', async () => {
     const { owner, workspaceId } = await ownerWithWorkspace(api);
     const project = await createProject(api, owner.token, workspaceId);
     const task = await createTask(api, owner.token, project.id, { title: 'Dated' });
@@ -101,7 +101,9 @@ describe('GET /api/events', () => {
       expect(signal.id).toMatch(/^changed:/);
       const data = JSON.parse(signal.data);
       expect(data).toMatchObject({ kind: 'taskChanged', workspaceId, project: { id: project.id }, task: { id: task.id } });
-      expect([...data.changes].sort()).toEqual(['due_date_changed', 'start_date_changed'].sort());
+      expect(data.changes).toEqual(['start_date_changed']);
+      const [due] = await until('the due date event', () => s.of('task.due_date_changed').length > 0 && s.of('task.due_date_changed'));
+      expect(JSON.parse(due.data)).toMatchObject({ kind: 'taskDueDateChanged', task: { id: task.id, dueDate: '2026-12-24T00:00:00.000Z' }, data: { oldDueDate: null } });
     }
     // The same dates again change nothing and signal nothing; a title change is a task event, not a signal.
     expect((await api.api.put(`/task/${task.id}`, { dueDate: '2026-12-24T00:00:00.000Z' }, owner.token)).status).toBe(200);

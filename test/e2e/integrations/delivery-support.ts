@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { IntegrationChannel as IntegrationType } from '../../../src/modules/delivery/channels';
-import { TASK_EVENT_KINDS, TaskEventKind } from '../../../src/modules/task/task-event';
+import { EVENT_FLAGS, EventFlag, TASK_EVENT_KINDS, TaskEventKind } from '../../../src/modules/task/task-event';
 import { OutboxService } from '../../../src/queue/outbox.service';
 import { QueueName, TASK_EVENTS_JOB } from '../../../src/queue/queues';
 import { redisOptionsFromUrl } from '../../../src/redis/redis-options';
@@ -11,13 +11,13 @@ import { sql } from '../../support/fixtures';
 import { Answer, HttpReceiver, ReceivedRequest } from '../../support/http-receiver';
 import { until } from '../../support/until';
 
-/** Every event kind on, unless the test says otherwise. */
+/** The spec's six event kinds on, unless the test says otherwise (the flags beyond them off). */
 export const ALL_EVENTS: Record<TaskEventKind, boolean> = Object.fromEntries(TASK_EVENT_KINDS.map((k) => [k, true])) as Record<TaskEventKind, boolean>;
 
 export interface IntegrationFields {
   type: IntegrationType;
-  /** Kinds left out are off; without `events`, every kind is on. */
-  events?: Partial<Record<TaskEventKind, boolean>>;
+  /** Flags left out are off; without `events`, the six kinds are on. */
+  events?: Partial<Record<EventFlag, boolean>>;
   isActive?: boolean;
   chatId?: string;
   threadId?: number | null;
@@ -34,7 +34,7 @@ export const botToken = () => `123456789:${randomBytes(27).toString('base64url')
 /** Creates the integration through the API (as a project admin would); answers its id. */
 export async function addIntegration(t: TestApp, token: string, projectId: string, f: IntegrationFields): Promise<string> {
   const route = `/${f.type}-integration/project/${projectId}`;
-  const events = f.events ? Object.fromEntries(TASK_EVENT_KINDS.map((k) => [k, f.events![k] ?? false])) : ALL_EVENTS;
+  const events = f.events ? Object.fromEntries(EVENT_FLAGS.map((k) => [k, f.events![k] ?? false])) : ALL_EVENTS;
   const body: Record<string, unknown> = { events };
   if (f.type === 'messenger') Object.assign(body, { botToken: f.botToken, chatId: f.chatId, threadId: f.threadId ?? null });
   else body.webhookUrl = f.webhookUrl;

@@ -133,7 +133,7 @@ describe('messenger integration', () => {
       [{ ...ok, threadId: '3' }, 'threadId must be an integer'],
       [{ ...ok, events: { taskCreated: 'yes' } }, 'events.taskCreated must be a boolean value'],
       [{ ...ok, events: { taskCreated: null } }, 'events.taskCreated must be a boolean value'],
-      [{ ...ok, events: { taskDeleted: true } }, 'property events.taskDeleted should not exist'],
+      [{ ...ok, events: { taskArchived: true } }, 'property events.taskArchived should not exist'],
       [{ ...ok, events: [] }, 'events must be an object'],
       [{ ...ok, events: 'all' }, 'events must be an object'],
       [{ ...ok, events: null }, 'events must be an object'],

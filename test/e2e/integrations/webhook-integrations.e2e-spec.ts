@@ -239,7 +239,7 @@ describe.each(['teamchat', 'communitychat'])('%s integration', (type) => {
       [{ webhookUrl: 'file:///etc/passwd' }, 'webhookUrl must be an http(s) URL'],
       [{ webhookUrl: HOOK, channelName: 7 }, 'channelName must be a string'],
       [{ webhookUrl: HOOK, secret: 'x' }, 'property secret should not exist'],
-      [{ webhookUrl: HOOK, events: { taskCreated: true, taskMoved: true } }, 'property events.taskMoved should not exist'],
+      [{ webhookUrl: HOOK, events: { taskCreated: true, taskArchived: true } }, 'property events.taskArchived should not exist'],
     ];
     for (const [body, message] of cases) {
       const res = await t.api.post(path(projectId), body, token);

@@ -103,7 +103,7 @@ describe('each channel receives its format for an assignment', () => {
       project: { id: project.id, name: 'Apollo', workspaceId },
       task: { id: task.id, number: 1, title: 'Launch <v2>', status: task.status, priority: task.priority, url },
       actor: { id: owner.user.id, name: owner.user.name },
-      data: { oldUserId: null, newUserId: bob.user.id },
+      data: { oldUserId: null, newUserId: bob.user.id, oldUserName: null, newUserName: bob.user.name },
     });
 
     // email: to the user's address, text and HTML, the task link, the preferences link in the footer.

@@ -19,7 +19,7 @@ const eventsOfTask = (taskId: string) =>
   sql(t.databaseUrl, `SELECT id, queue, name, payload FROM outbox WHERE payload->'task'->>'id' = $1 ORDER BY created_at, payload->>'occurredAt'`, [taskId]);
 
 describe('assignment', () => {
-  it('an assignment writes a taskAssigned event with the history row; unassigning or assigning the same user again writes none', async () => {
+  it('an assignment writes a taskAssigned event with the history row, an unassignment a taskUnassigned one; assigning the same user again writes none', async () => {
     const { owner, bob, project } = await team(t);
     const task = await createTask(t, owner.token, project.id);
     expect((await t.api.put(`/task/assignee/${task.id}`, { userId: bob.user.id }, owner.token)).status).toBe(200);
@@ -41,7 +41,9 @@ describe('assignment', () => {
 
     expect((await t.api.put(`/task/assignee/${task.id}`, { userId: bob.user.id }, owner.token)).status).toBe(200);
     expect((await t.api.put(`/task/assignee/${task.id}`, { userId: null }, owner.token)).status).toBe(200);
-    expect((await eventsOfTask(task.id)).map((e) => e.name)).toEqual(['taskCreated', 'taskAssigned']);
+    const events = await eventsOfTask(task.id);
+    expect(events.map((e) => e.name)).toEqual(['taskCreated', 'taskAssigned', 'taskUnassigned']);
+    expect(events[2].payload).toMatchObject({ task: { assigneeId: null }, data: { oldUserId: bob.user.id, newUserId: null, oldUserName: bob.user.name, newUserName: null } });
     expect((await sql(t.databaseUrl, `SELECT type FROM activity WHERE task_id = $1 ORDER BY created_at`, [task.id])).map((a) => a.type)).toEqual([
       'created',
       'assignee_changed',

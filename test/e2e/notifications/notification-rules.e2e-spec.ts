@@ -174,7 +174,10 @@ describe('who hears of what', () => {
     expect((await t.api.put(`/task/assignee/${other.id}`, { userId: owner.user.id }, owner.token)).status).toBe(200);
     await drained();
     expect((await notificationRows(t, bob.user.id)).map((n: any) => n.type)).toEqual(['task.created']);
-    expect(await notificationRows(t, owner.user.id)).toEqual([]);
+    // The owner created Bob's task, so he watches it: he hears of Bob's three changes, of none of his own.
+    const owners = await notificationRows(t, owner.user.id);
+    expect(owners.map((n: any) => n.type).sort()).toEqual(['task.comment_created', 'task.status_changed', 'task.time_entry_created']);
+    expect(owners.every((n: any) => n.actor_id === bob.user.id && n.task_id === task.id)).toBe(true);
     expect(receiver.to(paths.webhook)).toHaveLength(1);
 
     // The owner's comment on Bob's task: Bob hears of that one.

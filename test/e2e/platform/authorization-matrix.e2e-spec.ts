@@ -422,6 +422,10 @@ const RECIPES: Record<string, Recipe> = {
   'GET /api/task/:id': { call: (c) => ({ path: `/task/${c.A.task.id}` }) },
   'PUT /api/task/:id': { call: (c) => ({ path: `/task/${c.A.task2.id}`, body: { priority: 'low' } }) },
   'DELETE /api/task/:id': { call: async (c) => ({ path: `/task/${(await c.fresh.task()).id}` }) },
+  // Watching is the caller's own choice about a task they may read.
+  'GET /api/task/:id/watchers': { call: (c) => ({ path: `/task/${c.A.task.id}/watchers` }) },
+  'POST /api/task/:id/watch': { call: (c) => ({ path: `/task/${c.A.task.id}/watch`, body: {} }) },
+  'DELETE /api/task/:id/watch': { call: (c) => ({ path: `/task/${c.A.task.id}/watch` }) },
   'POST /api/task-relation': {
     call: async (c) => ({ path: '/task-relation', body: { sourceTaskId: c.A.task.id, targetTaskId: (await c.fresh.task()).id, relationType: 'related' } }),
     ids: { targetTaskId: 'task' },

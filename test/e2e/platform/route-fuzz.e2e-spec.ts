@@ -224,6 +224,9 @@ async function buildFixtures(): Promise<{ token: string; fixtures: Record<string
     'PUT /api/task/assignee/:id': { params: { id: task.id }, body: { userId: A.owner.user.id } },
     'PUT /api/task/due-date/:id': { params: { id: task.id }, body: { dueDate: '2024-01-01' } },
     'GET /api/task/:id': { params: { id: task.id } },
+    'GET /api/task/:id/watchers': { params: { id: task.id } },
+    'POST /api/task/:id/watch': { params: { id: task.id }, body: {} },
+    'DELETE /api/task/:id/watch': { params: { id: task.id } },
     'PUT /api/task/:id': {
       params: { id: task.id },
       body: {

@@ -9,6 +9,10 @@ const TASK_EVENTS = [
   'task.description_changed',
   'task.comment_created',
   'task.assigned',
+  'task.unassigned',
+  'task.due_date_changed',
+  'task.moved',
+  'task.deleted',
   'task.time_entry_created',
 ];
 
@@ -40,8 +44,10 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
   // Only the ids of an entry are read: its texts may be cut (`truncated`, docs/live-events.md),
   // so what the views show is fetched again from the API, in full. Answers the entry's project.
   const refetchViews = (e: MessageEvent<string>) => {
-    const entry = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
+    const entry = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string }; data?: { sourceProjectId?: string } };
     const projectId = entry.project?.id;
+    // A task moved here left the board of its former project.
+    if (entry.data?.sourceProjectId) void queryClient.invalidateQueries({ queryKey: ['tasks', entry.data.sourceProjectId] });
     // While a drag's change is on its way the board shows it already; fetching now could answer the
     // state before it and put the card back for a moment. The move fetches the board when it settles.
     if (queryClient.isMutating({ mutationKey: ['move', projectId] }) === 0) void queryClient.invalidateQueries({ queryKey: ['tasks', projectId] });
@@ -59,7 +65,7 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
   };
   for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
   // The live signals (no task event, nothing delivered): a new order within a column, and a change
-  // no event tells of (a date, an unassignment). The views of the project (and the task) fetch again.
+  // no event tells of (a start date). The views of the project (and the task) fetch again.
   const onSignal = (e: MessageEvent<string>) => void refetchViews(e);
   source.addEventListener('task.reordered', onSignal);
   source.addEventListener('task.changed', onSignal);

@@ -15,6 +15,10 @@ const DEFAULT_EVENTS: IntegrationEvents = {
   taskTitleChanged: false,
   taskDescriptionChanged: false,
   taskCommentCreated: true,
+  taskDeleted: false,
+  taskMoved: false,
+  taskDueDateChanged: false,
+  taskAssigneeChanged: false,
 };
 
 export function stateOf(record: { isActive: boolean } | null | undefined): 'not set up' | 'active' | 'inactive' {

@@ -289,7 +289,18 @@ export const PAGE = 20;
 
 export const NOTIFIERS = [messenger, teamchat, communitychat, genericWebhook] as unknown as Notifier[];
 
-const EVENTS = ['taskCreated', 'taskStatusChanged', 'taskPriorityChanged', 'taskTitleChanged', 'taskDescriptionChanged', 'taskCommentCreated'] as const;
+const EVENTS = [
+  'taskCreated',
+  'taskStatusChanged',
+  'taskPriorityChanged',
+  'taskTitleChanged',
+  'taskDescriptionChanged',
+  'taskCommentCreated',
+  'taskAssigneeChanged',
+  'taskDueDateChanged',
+  'taskMoved',
+  'taskDeleted',
+] as const;
 /** How the app names each event flag, in the language shown. */
 export const eventLabel = (key: keyof IntegrationEvents) => t(`integrations.events.${key as (typeof EVENTS)[number]}`);
 export const EVENT_KEYS = [...EVENTS] as (keyof IntegrationEvents)[];

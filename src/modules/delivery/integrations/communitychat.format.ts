@@ -1,17 +1,22 @@
-import { EventKind, TaskEventKind } from '../../task/task-event';
+import { EventKind } from '../../task/task-event';
 import { changeText, EventView } from './event-view';
 import { charLength, neutraliseMentions, truncate } from './text';
 
 /** The communitychat's limits (characters). */
 export const COMMUNITYCHAT_LIMITS = { content: 2000, title: 256, description: 4096, fieldName: 256, fieldValue: 1024, footer: 2048, embedTotal: 6000 };
 
-const COLORS: Record<TaskEventKind, number> = {
+const COLORS: Partial<Record<EventKind, number>> = {
   taskCreated: 0x2ecc71,
   taskStatusChanged: 0x3498db,
   taskPriorityChanged: 0xe67e22,
   taskTitleChanged: 0x95a5a6,
   taskDescriptionChanged: 0x95a5a6,
   taskCommentCreated: 0x9b59b6,
+  taskDeleted: 0xe74c3c,
+  taskMoved: 0x1abc9c,
+  taskDueDateChanged: 0xf1c40f,
+  taskAssigned: 0x34495e,
+  taskUnassigned: 0x34495e,
 };
 
 export interface CommunitychatMessage {
@@ -49,7 +54,7 @@ export function communitychatMessage(view: EventView, kind: EventKind): Communit
   const description = safe([view.summary, ...view.changes.map((c) => changeText(c))].join('\n'), Math.min(L.description, L.embedTotal - used));
   return {
     content: safe(`${view.summary}: ${view.heading}`, L.content),
-    embeds: [{ title, description, url: view.taskUrl, color: COLORS[kind as TaskEventKind] ?? 0x95a5a6, fields, footer }],
+    embeds: [{ title, description, url: view.taskUrl, color: COLORS[kind] ?? 0x95a5a6, fields, footer }],
     allowed_mentions: { parse: [] },
   };
 }

@@ -1,4 +1,5 @@
-import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
+import { mentionsAsText } from '../../task/mentions';
+import { integrationEventName, TaskEvent } from '../../task/task-event';
 import { truncate } from './text';
 
 /** One line of what changed, as plain (unescaped) text pieces; each format escapes and styles them. */
@@ -30,6 +31,10 @@ export const TEXT_EXCERPT = 500;
 export const taskUrl = (clientUrl: string, event: Pick<TaskEvent, 'project' | 'task'>): string => `${clientUrl}/projects/${event.project.id}/tasks/${event.task.id}`;
 
 const str = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : String(v));
+/** A user's text (description, comment) as people read it: mentions as `@Name`, cut for a chat message. */
+const userText = (v: unknown): string => truncate(mentionsAsText(str(v)), TEXT_EXCERPT);
+/** `2030-01-02 09:00 UTC`, or — for none. */
+const when = (v: unknown): string => (typeof v === 'string' && v.length >= 16 ? `${v.slice(0, 10)} ${v.slice(11, 16)} UTC` : '—');
 
 export function eventView(event: TaskEvent, clientUrl: string): EventView {
   const actorName = event.actor?.name || NO_ACTOR;
@@ -39,7 +44,7 @@ export function eventView(event: TaskEvent, clientUrl: string): EventView {
   switch (event.kind) {
     case 'taskCreated':
       summary = `${actorName} created the task`;
-      changes = event.task.description ? [{ text: truncate(event.task.description, TEXT_EXCERPT) }] : [];
+      changes = event.task.description ? [{ text: userText(event.task.description) }] : [];
       break;
     case 'taskStatusChanged':
       summary = `${actorName} changed the status`;
@@ -55,18 +60,39 @@ export function eventView(event: TaskEvent, clientUrl: string): EventView {
       break;
     case 'taskDescriptionChanged':
       summary = `${actorName} changed the description`;
-      changes = [{ text: d.newDescription ? truncate(String(d.newDescription), TEXT_EXCERPT) : '(description removed)' }];
+      changes = [{ text: d.newDescription ? userText(d.newDescription) : '(description removed)' }];
       break;
     case 'taskCommentCreated':
       summary = `${actorName} commented`;
-      changes = [{ text: truncate(str(d.content), TEXT_EXCERPT) }];
+      changes = [{ text: userText(d.content) }];
       break;
+    case 'taskDeleted':
+      summary = `${actorName} deleted the task`;
+      changes = [];
+      break;
+    case 'taskMoved':
+      summary = `${actorName} moved the task here from another project`;
+      changes = d.oldNumber !== undefined ? [{ label: 'Number', from: `#${str(d.oldNumber)}`, to: `#${str(d.newNumber)}` }] : [];
+      break;
+    case 'taskDueDateChanged':
+      summary = d.newDueDate ? `${actorName} changed the due date` : `${actorName} removed the due date`;
+      changes = [{ label: 'Due date', from: when(d.oldDueDate), to: when(d.newDueDate) }];
+      break;
+    case 'taskAssigned':
+      summary = `${actorName} changed the assignee`;
+      changes = [{ label: 'Assignee', from: str(d.oldUserName), to: str(d.newUserName) }];
+      break;
+    case 'taskUnassigned':
+      summary = `${actorName} unassigned the task`;
+      changes = [{ label: 'Assignee', from: str(d.oldUserName), to: '—' }];
+      break;
+
     default:
       summary = `${actorName} changed the task`;
       changes = [];
   }
   return {
-    event: TASK_EVENT_NAMES[event.kind] ?? String(event.kind),
+    event: integrationEventName(event.kind) ?? String(event.kind),
     heading: `[${event.project.name}] #${event.task.number} ${event.task.title}`,
     summary,
     changes,

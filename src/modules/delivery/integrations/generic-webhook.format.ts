@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
+import { integrationEventName, TaskEvent } from '../../task/task-event';
 import { UnusableTargetError } from '../delivery-policy';
 import { taskUrl } from './event-view';
 
@@ -15,11 +15,12 @@ export interface GenericWebhookBody {
 
 /**
  * The body depends only on the event snapshot and CLIENT_URL, so every attempt and every
- * redelivery of one event sends the same bytes; `timestamp` is when the change happened.
+ * redelivery of one event sends the same bytes; `timestamp` is when the change happened. `name` is
+ * the `event` value: an integration's wire name unless a person's webhook names its notification.
  */
-export function genericWebhookBody(event: TaskEvent, clientUrl: string): GenericWebhookBody {
+export function genericWebhookBody(event: TaskEvent, clientUrl: string, name: string = integrationEventName(event.kind)): GenericWebhookBody {
   return {
-    event: TASK_EVENT_NAMES[event.kind],
+    event: name,
     timestamp: event.occurredAt,
     project: { id: event.project.id, name: event.project.name, workspaceId: event.workspaceId },
     task: {

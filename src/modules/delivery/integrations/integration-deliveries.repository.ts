@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUuid } from '../../../common/pipes/id.pipe';
 import { preparedRows } from '../../../database/sql';
-import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
+import { FLAG_OF_KIND, integrationEventName, TaskEvent } from '../../task/task-event';
 import { INTEGRATION_CHANNELS, IntegrationChannel } from '../channels';
 import type { DeliveryStatus } from '../delivery.repository';
 
@@ -38,17 +38,17 @@ export interface DeliveryWithTarget {
 
 /**
  * One statement for a batch of events (`$1`: a JSON array of {workspace_id, project_id, event_id,
- * kind, name, payload}): a `delivery` row per event and active integration of the event's project
- * that wants the event's kind, each (event, target) created once (a re-run inserts nothing); and
+ * flag, name, payload}): a `delivery` row per event and active integration of the event's project
+ * whose `events` flag for the event's kind is on, each (event, target) created once (a re-run inserts nothing); and
  * the events' deliveries still pending, new or not, to (re)queue.
  */
 const FAN_OUT_SQL = `
   WITH ev AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS ev(workspace_id uuid, project_id uuid, event_id uuid, kind text, name text, payload jsonb)
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS ev(workspace_id uuid, project_id uuid, event_id uuid, flag text, name text, payload jsonb)
   ), targets AS (
     SELECT ev.*, i.id AS target_id, i.type AS target_type FROM ev
       JOIN integration i ON i.workspace_id = ev.workspace_id AND i.project_id = ev.project_id
-                        AND i.is_active AND i.events @> jsonb_build_object(ev.kind, true)
+                        AND i.is_active AND i.events @> jsonb_build_object(ev.flag, true)
   ), inserted AS (
     INSERT INTO delivery (id, workspace_id, project_id, event_id, event, target_type, target_id, payload, status)
     SELECT gen_random_uuid(), t.workspace_id, t.project_id, t.event_id, t.name, t.target_type, t.target_id, t.payload, 'pending' FROM targets t
@@ -91,24 +91,31 @@ export class IntegrationDeliveriesRepository {
    */
   fanOutMany(events: readonly TaskEvent[], m: EntityManager = this.ds.manager): Promise<PendingDelivery[]> {
     if (!events.length) return Promise.resolve([]);
-    const batch = events.map((e) => ({ workspace_id: e.workspaceId, project_id: e.project.id, event_id: e.id, kind: e.kind, name: TASK_EVENT_NAMES[e.kind], payload: e }));
+    const batch = events.map((e) => ({
+      workspace_id: e.workspaceId,
+      project_id: e.project.id,
+      event_id: e.id,
+      flag: FLAG_OF_KIND[e.kind],
+      name: integrationEventName(e.kind),
+      payload: e,
+    }));
     return preparedRows<PendingDelivery>(m, 'delivery_fan_out', FAN_OUT_SQL, [JSON.stringify(batch)]);
   }
 
   /**
-   * Of (project, kind) pairs, those with an active integration whose flag for the kind is on, as
-   * `projectId kind` keys: the ones FAN_OUT_SQL would deliver to.
+   * Of (project, flag) pairs, those with an active integration whose flag is on, as `projectId
+   * flag` keys: the ones FAN_OUT_SQL would deliver to.
    */
-  async listening(pairs: readonly { projectId: string; kind: string }[], m: EntityManager = this.ds.manager): Promise<Set<string>> {
+  async listening(pairs: readonly { projectId: string; flag: string }[], m: EntityManager = this.ds.manager): Promise<Set<string>> {
     if (!pairs.length) return new Set();
     const found = await preparedRows<{ key: string }>(
       m,
       'delivery_listening',
-      `SELECT DISTINCT k.project_id::text || ' ' || k.kind AS key
-         FROM unnest($1::uuid[], $2::text[]) AS k(project_id, kind)
+      `SELECT DISTINCT k.project_id::text || ' ' || k.flag AS key
+         FROM unnest($1::uuid[], $2::text[]) AS k(project_id, flag)
          JOIN integration i ON i.project_id = k.project_id
-        WHERE i.is_active AND i.events @> jsonb_build_object(k.kind, true)`,
-      [pairs.map((p) => p.projectId), pairs.map((p) => p.kind)],
+        WHERE i.is_active AND i.events @> jsonb_build_object(k.flag, true)`,
+      [pairs.map((p) => p.projectId), pairs.map((p) => p.flag)],
     );
     return new Set(found.map((r) => r.key));
   }

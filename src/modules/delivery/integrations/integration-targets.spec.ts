@@ -169,7 +169,7 @@ describe('IntegrationTargets: one attempt', () => {
 describe('IntegrationTargets: the fan-out', () => {
   it("queues one job per pending delivery on its channel's queue, with the delivery id as job id", async () => {
     const { targets, queued } = setUp([]);
-    const events = [event({ id: 'e1' }), event({ id: 'e2' }), event({ id: 'e3' }), event({ id: 'a1', kind: 'taskAssigned' })];
+    const events = [event({ id: 'e1' }), event({ id: 'e2' }), event({ id: 'e3' }), event({ id: 'a1', kind: 'timeEntryCreated' })];
     // The stand-in repository answers one delivery per integration event, alternating channels.
     expect(await targets.fanOut(events)).toBe(3);
     const job = (id: string) => ({ name: DELIVER_JOB, data: { deliveryId: id }, opts: { jobId: id } });
@@ -179,22 +179,25 @@ describe('IntegrationTargets: the fan-out', () => {
     ]);
   });
 
-  it('may deliver only events of the integration kinds whose project has an integration that wants the kind', async () => {
+  it('may deliver only events of the integration kinds whose project has an integration whose flag for the kind is on', async () => {
     const { targets, listened } = setUp([]);
     const wanted = event();
     const otherKind = event({ kind: 'taskStatusChanged' });
-    const personOnly = event({ kind: 'taskAssigned' });
+    const personOnly = event({ kind: 'timeEntryCreated' });
+    // An assignment is selected by the taskAssigneeChanged flag.
+    const assigned = event({ kind: 'taskAssigned' });
     // The project id as the event has it, whatever its case.
     const upper = event({ project: { id: '44444444-0000-4000-8000-00000000000A'.toUpperCase(), name: 'Apollo', slug: 'APO' } });
     const upperKnown = event({ project: { id: 'ABCDEF44-0000-4000-8000-000000000004', name: 'Apollo', slug: 'APO' } });
-    const found = await targets.mayDeliver([wanted, otherKind, personOnly, upper, upperKnown], {} as EntityManager);
+    const found = await targets.mayDeliver([wanted, otherKind, personOnly, assigned, upper, upperKnown], {} as EntityManager);
     expect([...found]).toEqual([wanted, upperKnown]);
     expect(listened).toEqual([
       [
-        { projectId: wanted.project.id, kind: 'taskCreated' },
-        { projectId: wanted.project.id, kind: 'taskStatusChanged' },
-        { projectId: upper.project.id, kind: 'taskCreated' },
-        { projectId: upperKnown.project.id, kind: 'taskCreated' },
+        { projectId: wanted.project.id, flag: 'taskCreated' },
+        { projectId: wanted.project.id, flag: 'taskStatusChanged' },
+        { projectId: wanted.project.id, flag: 'taskAssigneeChanged' },
+        { projectId: upper.project.id, flag: 'taskCreated' },
+        { projectId: upperKnown.project.id, flag: 'taskCreated' },
       ],
     ]);
     // No event of an integration kind: no statement at all.

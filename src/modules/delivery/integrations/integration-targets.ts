@@ -4,7 +4,7 @@ import { Coalescer } from '../../../common/concurrency/coalescer';
 import { CryptoService } from '../../../common/crypto/crypto.service';
 import { OutboundHttp } from '../../../common/net/outbound-http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
-import { isIntegrationKind, TaskEvent } from '../../task/task-event';
+import { FLAG_OF_KIND, isIntegrationKind, TaskEvent } from '../../task/task-event';
 import { Channel, DELIVER_JOB, DeliveryJobData, IntegrationChannel } from '../channels';
 import { UnusableTargetError, urlSecrets } from '../delivery-policy';
 import { DeliveryQueues } from '../delivery-queues';
@@ -17,8 +17,8 @@ export const INTEGRATION_INACTIVE = 'Integration inactive';
 
 /**
  * The project integrations as delivery targets (docs/integrations.md): a delivery per event and
- * active integration of the event's project whose flag for the event's kind is on (the six
- * integration kinds only; an assignment or a time entry reaches people only), and one message per
+ * active integration of the event's project whose flag for the event's kind is on (FLAG_OF_KIND;
+ * a time entry or a comment edit reaches people only), and one message per
  * delivery in the integration's channel format.
  *
  * The attempts running at once (every channel's, up to each queue's concurrency) read their
@@ -46,10 +46,10 @@ export class IntegrationTargets implements DeliveryTargets {
     const candidates = events.filter((e) => isIntegrationKind(e.kind));
     if (!candidates.length) return new Set();
     const listening = await this.deliveries.listening(
-      candidates.map((e) => ({ projectId: e.project.id, kind: e.kind })),
+      candidates.map((e) => ({ projectId: e.project.id, flag: FLAG_OF_KIND[e.kind]! })),
       m,
     );
-    return new Set(candidates.filter((e) => listening.has(`${e.project.id.toLowerCase()} ${e.kind}`)));
+    return new Set(candidates.filter((e) => listening.has(`${e.project.id.toLowerCase()} ${FLAG_OF_KIND[e.kind]}`)));
   }
 
   /** The deliveries of a batch of events in one statement, then one job per pending delivery on its channel's queue (job id = delivery id). */

@@ -75,12 +75,19 @@ export function serverpushRequest(s: ServerpushSettings, msg: MessageText): Outb
 }
 
 /**
- * The user webhook: the generic webhook's body and Standard Webhooks headers (webhook-id = the
- * delivery id, signed with the current secret and, within 24 h of a replacement, the previous one).
+ * The user webhook: the generic webhook's body, its `event` the notification's type (the event's
+ * wire name, or `task_mention`), and Standard Webhooks headers (webhook-id = the delivery id,
+ * signed with the current secret and, within 24 h of a replacement, the previous one).
  */
-export function userWebhookRequest(url: string, secrets: readonly string[], deliveryId: string, event: TaskEvent, clientUrl: string, nowSeconds: number): OutboundRequest {
-  const body = JSON.stringify(genericWebhookBody(event, clientUrl));
-  return { url, headers: { 'user-agent': USER_AGENT, ...genericWebhookHeaders(deliveryId, nowSeconds, body, secrets) }, body };
+export function userWebhookRequest(
+  url: string,
+  secrets: readonly string[],
+  delivery: { id: string; event: string; payload: TaskEvent },
+  clientUrl: string,
+  nowSeconds: number,
+): OutboundRequest {
+  const body = JSON.stringify(genericWebhookBody(delivery.payload, clientUrl, delivery.event));
+  return { url, headers: { 'user-agent': USER_AGENT, ...genericWebhookHeaders(delivery.id, nowSeconds, body, secrets) }, body };
 }
 
 /** A subject line: no line breaks, bounded. */

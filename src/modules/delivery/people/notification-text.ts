@@ -1,5 +1,6 @@
 import { NO_ACTOR, taskUrl } from '../integrations/event-view';
 import { truncate } from '../integrations/text';
+import { mentionsAsText } from '../../task/mentions';
 import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
 
 /**
@@ -23,6 +24,18 @@ export interface NotificationText {
   taskUrl: string;
 }
 
+/** The notification type of a mention (the original service's name). */
+export const MENTION_TYPE = 'task_mention';
+
+/**
+ * Who a notification is for: the assignee (`your task`), a watcher (`a task you watch`), or
+ * someone the event's text mentions (`task_mention`).
+ */
+export interface Audience {
+  userId: string;
+  mentioned: boolean;
+}
+
 /** Longest comment or description excerpt in a notification. */
 export const EXCERPT = 500;
 /** Longest excerpt in the one-line form. */
@@ -43,7 +56,41 @@ export function formatDuration(seconds: number): string {
   return min ? `${h} h ${min} min` : `${h} h`;
 }
 
-export function notificationText(event: TaskEvent, clientUrl: string): NotificationText {
+/** A user's text as people read it: mentions shown as `@Name`, cut to `max`. */
+const excerpt = (v: unknown, max: number) => truncate(mentionsAsText(str(v)), max);
+
+/**
+ * What `to` is told of `event` (without `to`: the assignee). A mention's text says where they were
+ * mentioned and shows it; otherwise the title names the task as theirs or as one they watch.
+ */
+export function notificationText(event: TaskEvent, clientUrl: string, to?: Audience): NotificationText {
+  const heading = `[${event.project.name}] #${event.task.number} ${event.task.title}`;
+  const base = { heading, taskUrl: taskUrl(clientUrl, event) };
+  if (to?.mentioned) {
+    const m = mentionText(event);
+    return { ...base, type: MENTION_TYPE, ...m, content: [heading, ...m.details].join('\n') };
+  }
+  const t = changeText(event, !to || to.userId.toLowerCase() === event.task.assigneeId?.toLowerCase() ? 'your task' : 'a task you watch');
+  return { ...base, type: TASK_EVENT_NAMES[event.kind] ?? String(event.kind), ...t, content: [heading, ...t.details].join('\n') };
+}
+
+type Told = Pick<NotificationText, 'title' | 'details' | 'line'>;
+
+/** Where the actor mentioned the reader, and the text around it. */
+function mentionText(event: TaskEvent): Told {
+  const actor = event.actor?.name || NO_ACTOR;
+  const d = event.data ?? {};
+  const inComment = event.kind === 'taskCommentCreated' || event.kind === 'taskCommentUpdated';
+  const text = inComment ? d.content : event.kind === 'taskDescriptionChanged' ? d.newDescription : event.task.description;
+  return {
+    title: `${actor} mentioned you in ${inComment ? 'a comment' : 'a task description'}`,
+    details: [excerpt(text, EXCERPT)],
+    line: `${actor} mentioned you: ${truncate(oneLine(mentionsAsText(str(text))), LINE_EXCERPT)}`,
+  };
+}
+
+/** The change from the reader's side: `whose` is `your task` or `a task you watch`. */
+function changeText(event: TaskEvent, whose: string): Told {
   const actor = event.actor?.name || NO_ACTOR;
   const d = event.data ?? {};
   let title: string;
@@ -52,7 +99,7 @@ export function notificationText(event: TaskEvent, clientUrl: string): Notificat
   switch (event.kind) {
     case 'taskCreated':
       title = `${actor} created a task for you`;
-      details = event.task.description ? [truncate(event.task.description, EXCERPT)] : [];
+      details = event.task.description ? [excerpt(event.task.description, EXCERPT)] : [];
       line = `${actor} created the task`;
       break;
     case 'taskAssigned':
@@ -61,38 +108,29 @@ export function notificationText(event: TaskEvent, clientUrl: string): Notificat
       line = `${actor} assigned it to you`;
       break;
     case 'taskStatusChanged':
-      title = `${actor} changed the status of your task`;
+      title = `${actor} changed the status of ${whose}`;
       details = [`Status: ${str(d.oldStatus)} \u2192 ${str(d.newStatus)}`];
       line = `${actor} changed the status: ${str(d.oldStatus)} \u2192 ${str(d.newStatus)}`;
       break;
     case 'taskCommentCreated':
-      title = `${actor} commented on your task`;
-      details = [truncate(str(d.content), EXCERPT)];
-      line = `${actor} commented: ${truncate(oneLine(str(d.content)), LINE_EXCERPT)}`;
+      title = `${actor} commented on ${whose}`;
+      details = [excerpt(d.content, EXCERPT)];
+      line = `${actor} commented: ${truncate(oneLine(mentionsAsText(str(d.content))), LINE_EXCERPT)}`;
       break;
     case 'timeEntryCreated': {
-      title = `${actor} logged time on your task`;
+      title = `${actor} logged time on ${whose}`;
       const running = d.endTime === null || d.endTime === undefined;
       const span = running ? `timer started ${utcMinute(d.startTime)}` : `${formatDuration(Number(d.duration))} from ${utcMinute(d.startTime)}`;
-      details = [`Time: ${span}`, ...(d.description ? [truncate(String(d.description), EXCERPT)] : [])];
+      details = [`Time: ${span}`, ...(d.description ? [excerpt(d.description, EXCERPT)] : [])];
       line = running ? `${actor} started a timer` : `${actor} logged ${formatDuration(Number(d.duration))}`;
       break;
     }
     default:
-      title = `${actor} changed your task`;
+      title = `${actor} changed ${whose}`;
       details = [];
       line = `${actor} changed the task`;
   }
-  const heading = `[${event.project.name}] #${event.task.number} ${event.task.title}`;
-  return {
-    type: TASK_EVENT_NAMES[event.kind] ?? String(event.kind),
-    heading,
-    title,
-    details,
-    content: [heading, ...details].join('\n'),
-    line,
-    taskUrl: taskUrl(clientUrl, event),
-  };
+  return { title, details, line };
 }
 
 /** Lines listed in one message about several events; the rest are counted. */

@@ -5,7 +5,7 @@ import { PersonChannel } from '../channels';
 import { classifyStatus, parseRetryAfter, scrub, urlSecrets } from '../delivery-policy';
 import { SendOutcome } from '../target-kinds';
 import { notificationEmail, preferencesUrl, ServerpushSettings, serverpushRequest, TopicpushSettings, topicpushRequest, userWebhookRequest } from './channel-messages';
-import { messageText, notificationText } from './notification-text';
+import { MENTION_TYPE, messageText, notificationText } from './notification-text';
 import { PersonDeliveryRow } from './person-delivery.repository';
 
 /** A user's channel settings with their secrets decrypted (they live only in memory, for one attempt). */
@@ -41,7 +41,8 @@ function secretsOf(t: PersonTarget): string[] {
 }
 
 /** The message of a burst, from the events' snapshots. */
-const message = (items: readonly PersonDeliveryRow[], ctx: PersonSendContext) => messageText(items.map((d) => notificationText(d.payload, ctx.clientUrl)));
+const message = (items: readonly PersonDeliveryRow[], ctx: PersonSendContext) =>
+  messageText(items.map((d) => notificationText(d.payload, ctx.clientUrl, { userId: d.target_id, mentioned: d.event === MENTION_TYPE })));
 
 /**
  * POSTs through the destination guard and judges by status (Retry-After on a 429; an excerpt of
@@ -101,7 +102,7 @@ export class PersonChannels {
       send: async (items, target, ctx) => {
         if (!target.webhookUrl) return unusable('The webhook is not configured');
         const [d] = items;
-        return postGuarded(http, userWebhookRequest(target.webhookUrl, target.signingSecrets, d.id, d.payload, ctx.clientUrl, ctx.nowSeconds), target);
+        return postGuarded(http, userWebhookRequest(target.webhookUrl, target.signingSecrets, d, ctx.clientUrl, ctx.nowSeconds), target);
       },
     };
   }

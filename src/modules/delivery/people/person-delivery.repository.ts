@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { firstRow, rows } from '../../../database/sql';
 import type { DeliveryStatus } from '../delivery.repository';
 import { PERSON_CHANNELS, PersonChannel } from '../channels';
-import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
+import { TaskEvent } from '../../task/task-event';
 import { NOTIFICATION_FIELDS, NotificationRow } from '../../notifications/notification.record';
 import { NotificationText } from './notification-text';
 
@@ -79,7 +79,7 @@ export class PersonDeliveryRepository {
       workspaceId,
       userId,
       event.id,
-      TASK_EVENT_NAMES[event.kind],
+      text.type,
       text.title,
       text.content,
       event.task.id,
@@ -97,12 +97,15 @@ export class PersonDeliveryRepository {
     return firstRow<NotificationRow>(this.ds.manager, `SELECT ${NOTIFICATION_FIELDS} FROM notification WHERE event_id = $1 AND user_id = $2`, [eventId, userId]);
   }
 
-  /** The deliveries of the event to the user still pending (a re-run for a recipient who is no longer one). */
-  pendingOfEvent(eventId: string, userId: string): Promise<PendingPersonDelivery[]> {
-    return rows<PendingPersonDelivery>(
+  /**
+   * The event's deliveries to people still pending, whoever they are for: a re-run queues again
+   * what a first run wrote for someone who is no longer a recipient (they left, or unwatched).
+   */
+  pendingOfEvent(eventId: string): Promise<(PendingPersonDelivery & { target_id: string })[]> {
+    return rows<PendingPersonDelivery & { target_id: string }>(
       this.ds.manager,
-      `SELECT id, target_type FROM delivery WHERE event_id = $1 AND target_id = $2 AND target_type = ANY(${CHANNELS_SQL}) AND status = 'pending'`,
-      [eventId, userId],
+      `SELECT id, target_type, target_id FROM delivery WHERE event_id = $1 AND target_type = ANY(${CHANNELS_SQL}) AND status = 'pending'`,
+      [eventId],
     );
   }
 

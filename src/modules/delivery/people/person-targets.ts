@@ -17,8 +17,9 @@ import { DeliveryTargets, Dropped, nothingToSend, Preparation } from '../target-
 import { notificationText } from './notification-text';
 import { PersonChannels, PersonTarget } from './person-channels';
 import { PersonDeliveryQueues } from './person-delivery-queues';
-import { PendingPersonDelivery, PersonDeliveryRepository, PersonDeliveryRow } from './person-delivery.repository';
-import { recipientOf } from './recipients';
+import { PersonDeliveryRepository, PersonDeliveryRow } from './person-delivery.repository';
+import { TaskWatchersRepository } from '../../task/task-watchers.repository';
+import { mayHaveRecipient, reachesWatchers, Recipient, recipientsOf } from './recipients';
 
 export const RECIPIENT_LEFT = 'Recipient is no longer a member of the workspace';
 export const RECIPIENT_GONE = 'Recipient no longer exists';
@@ -55,12 +56,26 @@ export class PersonTargets implements DeliveryTargets {
     private readonly channels: PersonChannels,
     private readonly crypto: CryptoService,
     private readonly live: LiveStreams,
+    private readonly watchers: TaskWatchersRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Only the event's recipient can be told (recipientOf), judged from the event alone. */
-  mayDeliver(events: readonly TaskEvent[], _m: EntityManager): Promise<ReadonlySet<TaskEvent>> {
-    return Promise.resolve(new Set(events.filter((e) => recipientOf(e) !== null)));
+  /**
+   * Events that may have a recipient: judged from the event alone (a mention, an assignee other
+   * than the actor), else, for the kinds watchers hear of, by whether the task has a watcher other
+   * than the actor (one statement for the batch).
+   */
+  async mayDeliver(events: readonly TaskEvent[], m: EntityManager): Promise<ReadonlySet<TaskEvent>> {
+    const yes = new Set(events.filter(mayHaveRecipient));
+    const ask = events.filter((e) => !yes.has(e) && reachesWatchers(e));
+    if (ask.length) {
+      const watched = await this.watchers.watchedBesides(
+        ask.map((e) => ({ taskId: e.task.id, actorId: e.actor?.id ?? null })),
+        m,
+      );
+      for (const e of ask) if (watched.has(e.task.id.toLowerCase())) yes.add(e);
+    }
+    return yes;
   }
 
   async fanOut(events: readonly TaskEvent[]): Promise<number> {
@@ -69,25 +84,36 @@ export class PersonTargets implements DeliveryTargets {
     return queued;
   }
 
-  /** One event: its recipient's notification and deliveries, then the jobs of what is pending. */
+  /**
+   * One event: each recipient's notification and deliveries (recipientsOf: people mentioned, the
+   * assignee, the watchers; members only), then the jobs of every delivery of the event still
+   * pending. People mentioned watch the task from then on (unless they unwatched it).
+   */
   async fanOutOne(event: TaskEvent): Promise<number> {
-    const userId = recipientOf(event);
-    if (!userId) return 0;
-    let pending: PendingPersonDelivery[];
-    if (await this.members.isMember(event.workspaceId, userId)) {
-      const [global, rule] = await Promise.all([this.prefs.findPreferences(userId), this.prefs.findRule(event.workspaceId, userId)]);
-      const channels = channelsFor(global, rule, event.project.id);
-      pending = await this.deliveries.fanOut(event.workspaceId, userId, event, notificationText(event, this.config.clientUrl), channels);
-      // The recipient's open event streams get the notification as the list shows it, once the row exists (docs/live-events.md); a re-run appends it again, sent once.
-      const notification = await this.deliveries.notificationOf(event.id, userId);
-      if (notification) await this.live.append(new Map([[event.workspaceId, [liveNotification(event.id, notification)]]]));
-    } else {
-      // No longer a member: nothing new; what a first run wrote is still queued, and its delivery fails as undeliverable.
-      pending = await this.deliveries.pendingOfEvent(event.id, userId);
+    const watchers = reachesWatchers(event) ? await this.watchers.watching(event.task.id) : [];
+    const recipients = recipientsOf(event, watchers);
+    const mentioned: string[] = [];
+    for (const r of recipients) {
+      // No longer a member: nothing new; what a first run wrote is queued below, and fails as undeliverable.
+      if (!(await this.members.isMember(event.workspaceId, r.userId))) continue;
+      await this.notify(event, r);
+      if (r.mentioned) mentioned.push(r.userId);
     }
-    for (const d of pending) await this.queues.schedule(d.target_type, d.id, userId, event.task.id);
+    await this.watchers.addMentioned(event.task.id, mentioned);
+    const pending = await this.deliveries.pendingOfEvent(event.id);
+    for (const d of pending) await this.queues.schedule(d.target_type, d.id, d.target_id, event.task.id);
     if (pending.length) this.logger.debug(`event ${event.id} (${event.kind}): ${pending.length} person deliveries queued`);
     return pending.length;
+  }
+
+  /** The recipient's in-app notification and a delivery per channel they want, written once; their open streams get the notification. */
+  private async notify(event: TaskEvent, r: Recipient): Promise<void> {
+    const [global, rule] = await Promise.all([this.prefs.findPreferences(r.userId), this.prefs.findRule(event.workspaceId, r.userId)]);
+    const channels = channelsFor(global, rule, event.project.id);
+    await this.deliveries.fanOut(event.workspaceId, r.userId, event, notificationText(event, this.config.clientUrl, r), channels);
+    // The recipient's open event streams get the notification as the list shows it, once the row exists (docs/live-events.md); a re-run appends it again, sent once.
+    const notification = await this.deliveries.notificationOf(event.id, r.userId);
+    if (notification) await this.live.append(new Map([[event.workspaceId, [liveNotification(event.id, notification)]]]));
   }
 
   async prepare(deliveryId: string, jobChannel: Channel): Promise<Preparation> {

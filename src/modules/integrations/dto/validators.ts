@@ -1,6 +1,6 @@
 import { ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
 import { IsRequiredString } from '../../organization/dto/validators';
-import { TASK_EVENT_KINDS } from '../../task/task-event';
+import { EVENT_FLAGS } from '../../task/task-event';
 
 /** What a messenger bot token looks like: `<8–10 digits>:<35 characters>`. */
 export const BOT_TOKEN = /^\d{8,10}:[A-Za-z0-9_-]{35}$/;
@@ -17,7 +17,7 @@ function eventsProblems(v: unknown, property: string): string[] {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return [`${property} must be an object`];
   const out: string[] = [];
   for (const [k, member] of Object.entries(v)) {
-    if (!(TASK_EVENT_KINDS as readonly string[]).includes(k)) out.push(`property ${property}.${k} should not exist`);
+    if (!(EVENT_FLAGS as readonly string[]).includes(k)) out.push(`property ${property}.${k} should not exist`);
     else if (typeof member !== 'boolean') out.push(`${property}.${k} must be a boolean value`);
   }
   return out;
