@@ -266,6 +266,8 @@ const TABLE_OWNERS = {
   notification: 'notifications',
   asset: 'asset',
   stored_file_removal: 'asset',
+  reminder_sent: 'reminders',
+  reminder_clock: 'reminders',
 };
 
 /**
@@ -279,6 +281,13 @@ const TABLE_EXCEPTIONS = {
       'the write path reads (FOR KEY SHARE) the columns of the project: is the new status one of them, and where is its end; a column cannot be deleted while a task enters it',
     project: 'the number claim of a create or a move (project.task_counter)',
     activity: 'a comment edit rewrites the comment (an activity row) in the statement that writes its history row and its event',
+  },
+  'src/modules/reminders/reminder.repository.ts': {
+    task: 'the scan reads the tasks whose due date (less a lead time) falls in its span, or whose due date was just set, and their watchers (watchingSql)',
+    board_column: "a task in its project's final column is finished: no reminder",
+    member: 'only members of the workspace are reminded',
+    notification_preference: "each person's choice of reminders and lead time",
+    integration: 'the active integrations of the project that chose dueDateReminder, with their lead time',
   },
   'src/modules/task/task-watchers.repository.ts': {
     user: "a watcher's name and image in the watcher list",

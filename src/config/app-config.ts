@@ -94,6 +94,7 @@ class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) @Max(86_400_000) OUTBOX_POLL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(300) HEAP_GROWTH_PERCENT?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000) NOTIFICATION_BATCH_WINDOW_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(60_000) REMINDER_TICK_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(300) EVENTS_HEARTBEAT_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100000) LIVE_STREAMS_PER_USER?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100000) LIVE_STREAMS_PER_PROCESS?: number;
@@ -165,6 +166,8 @@ export interface AppConfig {
    * end; an email waits this long from the first and gathers the burst into one message.
    */
   readonly notificationBatchWindowMs: number;
+  /** How often a worker looks for due-date reminders to send (docs/notifications.md, "Due dates"). */
+  readonly reminderTickMs: number;
   /** How often an open event stream (GET /api/events) gets a heartbeat comment. */
   readonly eventsHeartbeatSeconds: number;
   /** Open event streams one user may hold in one API process, and all of its streams (docs/live-events.md, "Limits"). */
@@ -526,6 +529,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     outboxPollMs: parsed.OUTBOX_POLL_MS ?? 2_000,
     heapGrowthPercent: parsed.HEAP_GROWTH_PERCENT ?? 50,
     notificationBatchWindowMs: parsed.NOTIFICATION_BATCH_WINDOW_MS ?? 60_000,
+    reminderTickMs: parsed.REMINDER_TICK_MS ?? 10_000,
     eventsHeartbeatSeconds: parsed.EVENTS_HEARTBEAT_SECONDS ?? 15,
     liveStreamsPerUser: parsed.LIVE_STREAMS_PER_USER ?? 10,
     liveStreamsPerProcess: parsed.LIVE_STREAMS_PER_PROCESS ?? 5000,

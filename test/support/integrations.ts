@@ -17,6 +17,7 @@ export const DEFAULT_EVENTS = {
   taskMoved: false,
   taskDueDateChanged: false,
   taskAssigneeChanged: false,
+  dueDateReminder: false,
 };
 
 export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { runRedisUrl } from './app';
 import { until } from './until';
 
 const ROOT = join(__dirname, '../..');
@@ -84,6 +85,23 @@ export async function launch(env: Record<string, string | undefined>, timeoutMs 
       return exited;
     },
   };
+}
+
+/**
+ * A worker process of the installation `api` belongs to (its database and queues, with
+ * `encryptionKey`), as a test can kill it; `env` adds or overrides settings.
+ */
+export function launchWorker(api: { databaseUrl: string; queuePrefix: string }, encryptionKey: string, env: Record<string, string | undefined> = {}): Promise<Launched> {
+  return launch({
+    APP_ROLES: 'worker',
+    DATABASE_URL: api.databaseUrl,
+    DATABASE_POOL_SIZE: '4',
+    QUEUE_PREFIX: api.queuePrefix,
+    REDIS_URL: runRedisUrl(),
+    ENCRYPTION_KEY: encryptionKey,
+    OUTBOX_POLL_MS: '500',
+    ...env,
+  });
 }
 
 /** Runs the service and waits for it to exit by itself (a start-up that must fail): its exit code and output. */

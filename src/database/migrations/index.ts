@@ -24,6 +24,7 @@ import { ExternalCommentLinks1763782600000 } from './1763782600000-ExternalComme
 import { FormerTaskKeys1763782710000 } from './1763782710000-FormerTaskKeys';
 import { Assets1763782900000 } from './1763782900000-Assets';
 import { TaskWatchers1763783000000 } from './1763783000000-TaskWatchers';
+import { DueDateReminders1763783100000 } from './1763783100000-DueDateReminders';
 import { TaskFilterIndexes1763782800000 } from './1763782800000-TaskFilterIndexes';
 
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   TaskFilterIndexes1763782800000,
   Assets1763782900000,
   TaskWatchers1763783000000,
+  DueDateReminders1763783100000,
 ];

@@ -7,7 +7,7 @@ import { EVENT_FLAGS, EventFlag } from '../task/task-event';
 export const INTEGRATION_TYPES: readonly IntegrationType[] = INTEGRATION_CHANNELS;
 export type IntegrationType = IntegrationChannel;
 
-/** Which task events an integration forwards: the six kinds and the four more, each a boolean. */
+/** Which task events an integration forwards: the six kinds and the five more, each a boolean. */
 export type Events = Record<EventFlag, boolean>;
 
 /** The events of an integration created without `events` (docs/integrations.md, "Events selection"). */
@@ -22,6 +22,7 @@ export const DEFAULT_EVENTS: Readonly<Events> = Object.freeze({
   taskMoved: false,
   taskDueDateChanged: false,
   taskAssigneeChanged: false,
+  dueDateReminder: false,
 });
 
 /** Exactly the flags, as booleans, whatever else a stored object holds (a flag never stored is false). */
@@ -44,12 +45,14 @@ export interface IntegrationRow {
   secret: string | null;
   previous_secret: string | null;
   secret_replaced_at: Date | null;
+  /** How long before a due date the reminder goes out (the generic webhook chooses it; the others a day). */
+  due_date_reminder_lead_minutes: number;
   created_at: Date;
   updated_at: Date;
 }
 
 export const INTEGRATION_FIELDS =
-  'id, workspace_id, project_id, type, is_active, events, chat_id, thread_id, chat_label, channel_name, bot_token, webhook_url, secret, previous_secret, secret_replaced_at, created_at, updated_at';
+  'id, workspace_id, project_id, type, is_active, events, chat_id, thread_id, chat_label, channel_name, bot_token, webhook_url, secret, previous_secret, secret_replaced_at, due_date_reminder_lead_minutes, created_at, updated_at';
 
 /** The secrets of a row, decrypted: only ever used to compute masks and compare, never answered. */
 export interface ClearSecrets {
@@ -82,6 +85,8 @@ export interface GenericWebhookIntegrationRecord extends Common {
   maskedWebhookUrl: string | null;
   secretConfigured: boolean;
   maskedSecret: string | null;
+  /** Minutes before a due date that `task.due_date_reminder` goes out. */
+  dueDateReminderLeadTimeMinutes: number;
 }
 
 /** Teamchat and communitychat integration record (same shape). */
@@ -115,6 +120,7 @@ export function toIntegrationRecord(r: IntegrationRow, clear: ClearSecrets): Int
         ...webhook,
         secretConfigured: clear.secret !== null,
         maskedSecret: clear.secret === null ? null : maskSecret(clear.secret),
+        dueDateReminderLeadTimeMinutes: r.due_date_reminder_lead_minutes,
         ...tail,
       };
     default:

@@ -17,6 +17,7 @@ export interface IntegrationColumns {
   secret: string | null;
   previous_secret: string | null;
   secret_replaced_at: 'now' | null;
+  due_date_reminder_lead_minutes: number;
 }
 
 const COLUMNS = [
@@ -31,6 +32,7 @@ const COLUMNS = [
   'secret',
   'previous_secret',
   'secret_replaced_at',
+  'due_date_reminder_lead_minutes',
 ] as const satisfies readonly (keyof IntegrationColumns)[];
 
 /** A value as a statement parameter, or the SQL that stands for it (jsonb, now()). */

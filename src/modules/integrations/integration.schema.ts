@@ -2,7 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { FlagProp, IdProp, IntProp, TextProp, TimeProp } from '../../common/http/schema-props';
 import { EVENT_FLAGS } from '../task/task-event';
 
-/** Events (docs/records.md, "Events"): the six kinds and the four more, each a boolean (declared from EVENT_FLAGS). */
+/** Events (docs/records.md, "Events"): the six kinds and the five more, each a boolean (declared from EVENT_FLAGS). */
 @ApiSchema({ name: 'IntegrationEvents' })
 export class IntegrationEventsSchema {}
 for (const kind of EVENT_FLAGS) ApiProperty({ type: Boolean })(IntegrationEventsSchema.prototype, kind);
@@ -33,6 +33,7 @@ export class GenericWebhookIntegrationSchema extends IntegrationHead {
   @TextProp({ nullable: true }) maskedWebhookUrl: string | null;
   @FlagProp() secretConfigured: boolean;
   @TextProp({ nullable: true }) maskedSecret: string | null;
+  @IntProp({ description: 'minutes before a due date that task.due_date_reminder goes out (default 1440)' }) dueDateReminderLeadTimeMinutes: number;
   @ApiProperty({ type: IntegrationEventsSchema }) events: IntegrationEventsSchema;
   @FlagProp() isActive: boolean;
   @TimeProp() createdAt: string;

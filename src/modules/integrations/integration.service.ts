@@ -10,6 +10,7 @@ import { IntegrationInput, IntegrationPatch } from './dto/integration.dto';
 import { DEFAULT_EVENTS, Events, eventsOf, IntegrationRecord, IntegrationRow, IntegrationType, toIntegrationRecord } from './integration.record';
 import { IntegrationColumns, IntegrationRepository } from './integration.repository';
 import { secretChange } from './secret-rotation';
+import { DEFAULT_REMINDER_LEAD_MINUTES } from '../../common/validation/reminder-lead-time';
 
 export const INTEGRATION_NOT_FOUND = 'Integration not found';
 
@@ -61,6 +62,7 @@ export class IntegrationService {
       secret: this.crypto.encryptNullable(secret),
       previous_secret: null,
       secret_replaced_at: null,
+      due_date_reminder_lead_minutes: input.dueDateReminderLeadTimeMinutes ?? DEFAULT_REMINDER_LEAD_MINUTES,
     };
     return this.write(async (m) => {
       // The row is locked when it exists; when it does not, the insert either creates it or finds
@@ -93,6 +95,7 @@ export class IntegrationService {
         channel_name: input.channelName,
         bot_token: input.botToken === undefined ? undefined : this.crypto.encrypt(input.botToken),
         webhook_url: input.webhookUrl === undefined ? undefined : this.crypto.encrypt(input.webhookUrl),
+        due_date_reminder_lead_minutes: input.dueDateReminderLeadTimeMinutes,
         ...(input.secret === undefined ? {} : this.secretColumns(current, input.secret || null)),
       };
       if (Object.values(values).every((v) => v === undefined)) return current;

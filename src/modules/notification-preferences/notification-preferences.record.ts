@@ -1,4 +1,5 @@
 import { maskSecret } from '../../common/crypto/mask';
+import { DEFAULT_REMINDER_LEAD_MINUTES } from '../../common/validation/reminder-lead-time';
 import { iso } from '../../database/sql';
 import { channelConfigured, GlobalChannels, ProjectMode, RuleChannels } from './channel-rules';
 
@@ -9,13 +10,17 @@ export interface PreferenceRow extends GlobalChannels {
   webhook_secret: string | null;
   webhook_previous_secret: string | null;
   webhook_secret_replaced_at: Date | null;
+  /** Due-date reminders and overdue notices (docs/notifications.md, "Due dates"). */
+  due_date_reminder_enabled: boolean;
+  /** How long before the due date the reminder comes, in minutes. */
+  due_date_reminder_lead_minutes: number;
   created_at: Date;
   updated_at: Date;
 }
 
 export const PREFERENCE_FIELDS =
   'user_id, email_enabled, topicpush_enabled, topicpush_server_url, topicpush_topic, topicpush_token, serverpush_enabled, serverpush_server_url, serverpush_token, ' +
-  'webhook_enabled, webhook_url, webhook_secret, webhook_previous_secret, webhook_secret_replaced_at, created_at, updated_at';
+  'webhook_enabled, webhook_url, webhook_secret, webhook_previous_secret, webhook_secret_replaced_at, due_date_reminder_enabled, due_date_reminder_lead_minutes, created_at, updated_at';
 
 /** notification_rule as selected by RULE_FIELDS. */
 export interface RuleRow extends RuleChannels {
@@ -46,6 +51,8 @@ export const DEFAULT_PREFERENCES: Readonly<Omit<PreferenceRow, 'user_id' | 'crea
   webhook_secret: null,
   webhook_previous_secret: null,
   webhook_secret_replaced_at: null,
+  due_date_reminder_enabled: true,
+  due_date_reminder_lead_minutes: DEFAULT_REMINDER_LEAD_MINUTES,
 });
 
 /** Workspace rule (docs/notifications.md, "Records"). */
@@ -84,6 +91,8 @@ export interface NotificationPreferencesRecord {
   webhookUrl: string | null;
   webhookSecretConfigured: boolean;
   maskedWebhookSecret: string | null;
+  dueDateReminderEnabled: boolean;
+  dueDateReminderLeadTimeMinutes: number;
   workspaces: WorkspaceRuleRecord[];
   createdAt: string | null;
   updatedAt: string | null;
@@ -140,6 +149,8 @@ export function toPreferencesRecord(
     webhookUrl: p.webhook_url,
     webhookSecretConfigured: clear.webhookSecret !== null,
     maskedWebhookSecret: masked(clear.webhookSecret),
+    dueDateReminderEnabled: p.due_date_reminder_enabled,
+    dueDateReminderLeadTimeMinutes: p.due_date_reminder_lead_minutes,
     workspaces,
     createdAt: iso(row?.created_at),
     updatedAt: iso(row?.updated_at),

@@ -20,6 +20,8 @@ export interface PreferenceColumns {
   webhook_secret: string | null;
   webhook_previous_secret: string | null;
   webhook_secret_replaced_at: 'now' | null;
+  due_date_reminder_enabled: boolean;
+  due_date_reminder_lead_minutes: number;
 }
 
 const PREFERENCE_COLUMNS = [
@@ -36,6 +38,8 @@ const PREFERENCE_COLUMNS = [
   'webhook_secret',
   'webhook_previous_secret',
   'webhook_secret_replaced_at',
+  'due_date_reminder_enabled',
+  'due_date_reminder_lead_minutes',
 ] as const satisfies readonly (keyof PreferenceColumns)[];
 
 /** A rule's columns, all written on every save. */

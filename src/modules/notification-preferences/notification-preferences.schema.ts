@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { FlagProp, IdProp, TextProp, TimeProp } from '../../common/http/schema-props';
+import { FlagProp, IdProp, IntProp, TextProp, TimeProp } from '../../common/http/schema-props';
 import { PROJECT_MODES, ProjectMode } from './channel-rules';
 
 /** Workspace rule (WorkspaceRuleRecord; docs/records.md, "Workspace rule"). */
@@ -40,6 +40,8 @@ export class NotificationPreferencesSchema {
   @TextProp({ nullable: true }) webhookUrl: string | null;
   @FlagProp() webhookSecretConfigured: boolean;
   @TextProp({ nullable: true }) maskedWebhookSecret: string | null;
+  @FlagProp() dueDateReminderEnabled: boolean;
+  @IntProp({ description: 'minutes before the due date' }) dueDateReminderLeadTimeMinutes: number;
   @ApiProperty({ type: [WorkspaceRuleSchema] }) workspaces: WorkspaceRuleSchema[];
   @TimeProp({ nullable: true, description: 'null for a user who never saved any' }) createdAt: string | null;
   @TimeProp({ nullable: true, description: 'null for a user who never saved any' }) updatedAt: string | null;

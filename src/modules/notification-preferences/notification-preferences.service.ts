@@ -61,6 +61,8 @@ export class NotificationPreferencesService {
         serverpush_token: this.sealed(dto.serverpushToken),
         webhook_enabled: dto.webhookEnabled,
         webhook_url: orNull(dto.webhookUrl),
+        due_date_reminder_enabled: dto.dueDateReminderEnabled,
+        due_date_reminder_lead_minutes: dto.dueDateReminderLeadTimeMinutes,
         ...(dto.webhookSecret === undefined ? {} : this.webhookSecretColumns(current, dto.webhookSecret || null)),
       };
       return this.prefs.updatePreferences(user.id, values, m);

@@ -5,8 +5,8 @@
  * its change committed.
  *
  * TASK_EVENT_KINDS are the six kinds of the spec; EVENT_FLAGS are the flags a project
- * integration's `events` may hold: the six and four more (all off by default: a deletion, a move,
- * a due date change, an assignee change). FLAG_OF_KIND says which flag
+ * integration's `events` may hold: the six and five more (all off by default: a deletion, a move,
+ * a due date change, an assignee change, a due-date reminder). FLAG_OF_KIND says which flag
  * selects each kind; a kind without one (a time entry, a comment edit) is only ever told to people
  * (docs/notifications.md), never to a project integration.
  */
@@ -14,16 +14,19 @@ export const TASK_EVENT_KINDS = ['taskCreated', 'taskStatusChanged', 'taskPriori
 export type TaskEventKind = (typeof TASK_EVENT_KINDS)[number];
 
 /** The flags beyond the six (the original service's names), all false unless chosen. */
-export const EXTRA_EVENT_FLAGS = ['taskDeleted', 'taskMoved', 'taskDueDateChanged', 'taskAssigneeChanged'] as const;
+export const EXTRA_EVENT_FLAGS = ['taskDeleted', 'taskMoved', 'taskDueDateChanged', 'taskAssigneeChanged', 'dueDateReminder'] as const;
 /** Every member of an integration's `events`. */
 export const EVENT_FLAGS = [...TASK_EVENT_KINDS, ...EXTRA_EVENT_FLAGS] as const;
 export type EventFlag = (typeof EVENT_FLAGS)[number];
 
 /** Kinds beyond the six that a flag selects. */
-export const MORE_INTEGRATION_KINDS = ['taskDeleted', 'taskMoved', 'taskDueDateChanged', 'taskAssigned', 'taskUnassigned'] as const;
+export const MORE_INTEGRATION_KINDS = ['taskDeleted', 'taskMoved', 'taskDueDateChanged', 'taskAssigned', 'taskUnassigned', 'dueDateReminder'] as const;
 
-/** Kinds that only notify users: time logged on a task, and a comment edited (which can mention someone new). */
-export const PERSONAL_EVENT_KINDS = ['timeEntryCreated', 'taskCommentUpdated'] as const;
+/**
+ * Kinds that only notify users: time logged on a task, a comment edited (which can mention someone
+ * new), and a person's due-date reminder and overdue notice (written by the reminder scheduler).
+ */
+export const PERSONAL_EVENT_KINDS = ['timeEntryCreated', 'taskCommentUpdated', 'taskDueSoon', 'taskOverdue'] as const;
 export type PersonalEventKind = (typeof PERSONAL_EVENT_KINDS)[number];
 
 /** Every kind a task event can have. */
@@ -43,8 +46,11 @@ export const FLAG_OF_KIND: Record<EventKind, EventFlag | null> = {
   taskDueDateChanged: 'taskDueDateChanged',
   taskAssigned: 'taskAssigneeChanged',
   taskUnassigned: 'taskAssigneeChanged',
+  dueDateReminder: 'dueDateReminder',
   timeEntryCreated: null,
   taskCommentUpdated: null,
+  taskDueSoon: null,
+  taskOverdue: null,
 };
 
 export const isEventKind = (k: unknown): k is EventKind => (EVENT_KINDS as readonly unknown[]).includes(k);
@@ -64,8 +70,11 @@ export const TASK_EVENT_NAMES: Record<EventKind, string> = {
   taskDueDateChanged: 'task.due_date_changed',
   taskAssigned: 'task.assigned',
   taskUnassigned: 'task.unassigned',
+  dueDateReminder: 'task.due_date_reminder',
   timeEntryCreated: 'task.time_entry_created',
   taskCommentUpdated: 'task.comment_updated',
+  taskDueSoon: 'task.due_date_reminder',
+  taskOverdue: 'task.overdue',
 };
 
 /**
@@ -126,7 +135,8 @@ export interface TaskEvent {
    * newUserName}`; due date:
    * `{oldDueDate, newDueDate}`; moved: `{sourceProjectId, destinationProjectId, oldNumber,
    * newNumber, oldStatus, newStatus}`; deleted: `{}`; comment edited: `{commentId, oldContent,
-   * content}`; time entry: `{timeEntryId, startTime, endTime, duration, description}`.
+   * content}`; time entry: `{timeEntryId, startTime, endTime, duration, description}`; a reminder or
+   * an overdue notice: `{dueDate, leadTimeMinutes?, userIds | integrationIds}` (who it is for).
    */
   data: Record<string, unknown>;
 }

@@ -109,3 +109,30 @@ export function commentUpdatedEventSql(editedCte: string): string {
       JOIN project p ON p.id = t.project_id
       LEFT JOIN "user" a ON a.id = c.user_id`;
 }
+
+/**
+ * `INSERT INTO outbox` of the reminder events of CTE `firedCte` (rows just written into the
+ * reminder ledger: task_id, due_date, kind `reminder` | `overdue`, recipient_type `user` |
+ * `integration`, recipient_id, event_id): one event per event_id, for the recipients of its rows
+ * (`data.userIds` or `data.integrationIds`), with no actor. A person's reminder is a
+ * `taskDueSoon`, their overdue notice a `taskOverdue`, an integration's reminder a
+ * `dueDateReminder` (docs/notifications.md, "Due dates").
+ */
+export function reminderEventsSql(firedCte: string): string {
+  return `INSERT INTO outbox (id, queue, name, payload)
+    SELECT f.event_id::text, '${TASK_EVENTS_QUEUE}', f.event_kind, ${snapshotSql({
+      id: 'f.event_id',
+      kind: 'f.event_kind',
+      at: 'now()',
+      data: `jsonb_build_object('dueDate', ${isoSql('f.due_date')}, CASE WHEN f.recipient_type = 'user' THEN 'userIds' ELSE 'integrationIds' END, to_jsonb(f.recipient_ids))`,
+    })}
+      FROM (
+        SELECT event_id, task_id, due_date, recipient_type,
+               CASE WHEN recipient_type = 'integration' THEN 'dueDateReminder' WHEN kind = 'reminder' THEN 'taskDueSoon' ELSE 'taskOverdue' END AS event_kind,
+               array_agg(recipient_id ORDER BY recipient_id) AS recipient_ids
+          FROM ${firedCte} GROUP BY event_id, task_id, due_date, recipient_type, kind
+      ) f
+      JOIN task t ON t.id = f.task_id
+      JOIN project p ON p.id = t.project_id
+      LEFT JOIN "user" a ON false`;
+}

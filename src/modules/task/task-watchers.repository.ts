@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedRows, rows } from '../../database/sql';
+import { watchingSql } from './task-watchers.sql';
 
 /** Why someone watches a task; a person can have several reasons. */
 export type WatchReason = 'creator' | 'assignee' | 'commenter' | 'mentioned' | 'watching';
@@ -14,19 +15,8 @@ export interface WatcherRow {
   reasons: WatchReason[];
 }
 
-/**
- * Everyone who watches task $1 (docs/notifications.md, "Watchers"), with why: its creator and its
- * assignee (the task's columns), and the `task_watcher` rows that watch; minus whoever unwatched
- * (a row with `watching` false overrides every other reason).
- */
-const WATCHING_SQL = `
-  SELECT x.user_id, array_agg(DISTINCT x.reason ORDER BY x.reason) AS reasons FROM (
-    SELECT t.created_by_id AS user_id, 'creator' AS reason FROM task t WHERE t.id = $1 AND t.created_by_id IS NOT NULL
-    UNION ALL SELECT t.user_id, 'assignee' FROM task t WHERE t.id = $1 AND t.user_id IS NOT NULL
-    UNION ALL SELECT w.user_id, w.reason FROM task_watcher w WHERE w.task_id = $1 AND w.watching
-  ) x
-  WHERE NOT EXISTS (SELECT 1 FROM task_watcher n WHERE n.task_id = $1 AND n.user_id = x.user_id AND NOT n.watching)
-  GROUP BY x.user_id`;
+/** Everyone who watches task $1, with why. */
+const WATCHING_SQL = watchingSql('$1');
 
 /**
  * A task's watchers (`task_watcher`, and the task's creator and assignee). The fan-out of task

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { runRedisUrl, startTestApp, TestApp } from '../../support/app';
 import { sql } from '../../support/fixtures';
 import { HttpReceiver, ReceivedRequest } from '../../support/http-receiver';
-import { launch, Launched } from '../../support/launcher';
+import { Launched, launchWorker } from '../../support/launcher';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { until } from '../../support/until';
 import { createProject, ownerWithWorkspace } from '../../support/work-items';
@@ -100,16 +100,7 @@ describe('worker processes', () => {
   let api: TestApp;
   const workers: Launched[] = [];
   const startWorker = async () => {
-    const w = await launch({
-      APP_ROLES: 'worker',
-      DATABASE_URL: api.databaseUrl,
-      DATABASE_POOL_SIZE: '4',
-      QUEUE_PREFIX: api.queuePrefix,
-      REDIS_URL,
-      ENCRYPTION_KEY,
-      ALLOW_PRIVATE_DESTINATIONS: 'true',
-      OUTBOX_POLL_MS: '500',
-    });
+    const w = await launchWorker(api, ENCRYPTION_KEY, { ALLOW_PRIVATE_DESTINATIONS: 'true' });
     workers.push(w);
     return w;
   };

@@ -43,6 +43,8 @@ describe('global preferences', () => {
       webhookUrl: null,
       webhookSecretConfigured: false,
       maskedWebhookSecret: null,
+      dueDateReminderEnabled: true,
+      dueDateReminderLeadTimeMinutes: 1440,
       workspaces: [],
       createdAt: null,
       updatedAt: null,

@@ -20,8 +20,9 @@ const CUSTOM_VALIDATORS: Record<string, ValidatorFacts> = {
   maxJsonLength: { object: true, objectBound: true },
   isProjectIdList: { array: true, arrayBound: true, string: true, stringBound: true },
   bulkValue: { string: true, stringBound: true },
-  isEvents: { object: true, objectBound: true }, // the six event kinds, booleans
+  isEvents: { object: true, objectBound: true }, // the event flags, booleans
   isIntInRange: {},
+  isLeadTime: {}, // an integer from 0 to 43200
   isRequiredObject: { object: true },
   notificationLimit: {},
   deliveryLimit: {},

@@ -65,9 +65,17 @@ describe('operations', () => {
     expect(types).toEqual(['priority_changed', 'due_date_changed', 'due_date_changed', 'assignee_changed', 'unassigned']);
     const task = (await t.api.get(`/task/${ids[1]}`, owner.token)).body;
     expect(task).toMatchObject({ priority: 'urgent', dueDate: null, userId: null });
-    // The assignment is told to the assignee (a personal event); dates and unassigning emit nothing.
+    // Each change is an event, as for the single routes.
     const events = await eventsOf(ids);
-    expect(events.map((e) => e.name).sort()).toEqual(['taskAssigned', 'taskAssigned', 'taskPriorityChanged', 'taskPriorityChanged']);
+    expect(events.map((e) => e.name).sort()).toEqual([
+      'taskAssigned',
+      'taskAssigned',
+      ...Array(4).fill('taskDueDateChanged'),
+      'taskPriorityChanged',
+      'taskPriorityChanged',
+      'taskUnassigned',
+      'taskUnassigned',
+    ]);
     expect(events.filter((e) => e.name === 'taskAssigned').map((e) => e.payload.task.assigneeId)).toEqual([member.user.id, member.user.id]);
   });
 

@@ -36,7 +36,7 @@ describe('task events written by the write path', () => {
       occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       workspaceId,
       project: { id: project.id, name: 'Apollo', slug: project.slug },
-      task: { id: task.id, number: 1, title: 'Launch', description: 'Go', status: task.status, priority: 'high', assigneeId: null },
+      task: { id: task.id, number: 1, title: 'Launch', description: 'Go', status: task.status, priority: 'high', assigneeId: null, dueDate: null },
       actor: { id: owner.user.id, name: owner.user.name },
       data: { number: 1, status: task.status, priority: 'high', userId: null },
     });
@@ -48,22 +48,23 @@ describe('task events written by the write path', () => {
     const res = await t.api.put(`/task/${task.id}`, { title: 'New', status: 'done', priority: 'low', description: 'D', dueDate: '2030-01-01T00:00:00Z' }, owner.token);
     expect(res.status).toBe(200);
     const after = await events(task.id);
-    expect(after.map((e) => e.name)).toEqual(['taskCreated', 'taskTitleChanged', 'taskDescriptionChanged', 'taskStatusChanged', 'taskPriorityChanged']);
+    expect(after.map((e) => e.name)).toEqual(['taskCreated', 'taskTitleChanged', 'taskDescriptionChanged', 'taskStatusChanged', 'taskPriorityChanged', 'taskDueDateChanged']);
     const byKind = Object.fromEntries(after.map((e) => [e.name, e.payload]));
     expect(byKind.taskStatusChanged.data).toEqual({ oldStatus: task.status, newStatus: 'done' });
     expect(byKind.taskTitleChanged.data).toEqual({ oldTitle: 'Old', newTitle: 'New' });
     expect(byKind.taskPriorityChanged.data).toEqual({ oldPriority: 'no-priority', newPriority: 'low' });
     expect(byKind.taskDescriptionChanged.data).toEqual({ oldDescription: null, newDescription: 'D' });
+    expect(byKind.taskDueDateChanged.data).toEqual({ oldDueDate: null, newDueDate: '2030-01-01T00:00:00.000Z' });
     // The snapshot is the task after the whole change.
     expect(byKind.taskTitleChanged.task).toMatchObject({ title: 'New', status: 'done', priority: 'low', description: 'D' });
 
-    // The same values again, and a change of a field without an event kind: no new event.
-    expect((await t.api.put(`/task/${task.id}`, { title: 'New', status: 'done' }, owner.token)).status).toBe(200);
-    expect((await t.api.put(`/task/due-date/${task.id}`, { dueDate: '2031-01-01T00:00:00Z' }, owner.token)).status).toBe(200);
+    // The same values again, and a change of a field without an event kind (the start date): no new event.
+    expect((await t.api.put(`/task/${task.id}`, { title: 'New', status: 'done', dueDate: '2030-01-01T00:00:00Z' }, owner.token)).status).toBe(200);
+    expect((await t.api.put(`/task/${task.id}`, { startDate: '2029-01-01T00:00:00Z' }, owner.token)).status).toBe(200);
     expect(await events(task.id)).toHaveLength(after.length);
   });
 
-  it('a comment emits taskCommentCreated with the comment; a move that changes the status emits taskStatusChanged to the destination', async () => {
+  it('a comment emits taskCommentCreated with the comment; a move emits taskMoved, and taskStatusChanged when it changes the status, to the destination', async () => {
     const { owner, workspaceId, project } = await board();
     const task = await createTask(t, owner.token, project.id);
     const comment = await t.api.post(`/comment/${task.id}`, { content: 'Looks good' }, owner.token);
@@ -74,16 +75,19 @@ describe('task events written by the write path', () => {
     const moved = await t.api.put(`/task/move/${task.id}`, { destinationProjectId: dest.id }, owner.token);
     expect(moved.status).toBe(200);
     const all = await events(task.id);
-    expect(all.map((e) => e.name)).toEqual(['taskCreated', 'taskCommentCreated', 'taskStatusChanged']);
+    expect(all.map((e) => e.name)).toEqual(['taskCreated', 'taskCommentCreated', 'taskMoved', 'taskStatusChanged']);
     expect(all[1].payload.data).toEqual({ commentId: comment.body.id, content: 'Looks good' });
+    const newStatus = all[3].payload.task.status;
     expect(all[2].payload.project).toEqual({ id: dest.id, name: 'Gemini', slug: dest.slug });
-    expect(all[2].payload.data).toEqual({ oldStatus: task.status, newStatus: all[2].payload.task.status });
-    expect(all[2].payload.task.status).not.toBe(task.status);
+    expect(all[2].payload.data).toEqual({ sourceProjectId: project.id, destinationProjectId: dest.id, oldNumber: 1, newNumber: 1, oldStatus: task.status, newStatus });
+    expect(all[3].payload.project).toEqual({ id: dest.id, name: 'Gemini', slug: dest.slug });
+    expect(all[3].payload.data).toEqual({ oldStatus: task.status, newStatus });
+    expect(newStatus).not.toBe(task.status);
 
-    // A move that keeps the status emits nothing.
-    const back = await t.api.put(`/task/move/${task.id}`, { destinationProjectId: project.id, destinationStatus: all[2].payload.task.status }, owner.token);
+    // A move that keeps the status emits its taskMoved only.
+    const back = await t.api.put(`/task/move/${task.id}`, { destinationProjectId: project.id, destinationStatus: newStatus }, owner.token);
     expect(back.status).toBe(200);
-    expect(await events(task.id)).toHaveLength(3);
+    expect((await events(task.id)).map((e) => e.name)).toEqual(['taskCreated', 'taskCommentCreated', 'taskMoved', 'taskStatusChanged', 'taskMoved']);
   });
 
   it('a change rolled back inside its transaction leaves no event', async () => {

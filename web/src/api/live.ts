@@ -56,6 +56,17 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
     void queryClient.invalidateQueries({ queryKey: ['my-work', workspaceId] });
     return projectId;
   };
+  // A deleted task is not fetched again (it would answer 404): what was read of it is dropped, its project's views fetch again.
+  const onDeleted = (e: MessageEvent<string>) => {
+    const entry = JSON.parse(e.data) as { project?: { id?: string }; task?: { id?: string } };
+    if (entry.task?.id) {
+      queryClient.removeQueries({ queryKey: ['task', entry.task.id] });
+      queryClient.removeQueries({ queryKey: ['watchers', entry.task.id] });
+    }
+    void queryClient.invalidateQueries({ queryKey: ['tasks', entry.project?.id] });
+    void queryClient.invalidateQueries({ queryKey: ['my-work', workspaceId] });
+    void queryClient.invalidateQueries({ queryKey: ['deliveries', entry.project?.id] });
+  };
   const onTask = (e: MessageEvent<string>) => {
     const projectId = refetchViews(e);
     // The integrations' deliveries of the event are written a moment after it (docs/integrations.md,
@@ -63,7 +74,7 @@ function connect(workspaceId: string, queryClient: QueryClient): Connection {
     queryClient.setQueryData(['task-event-at', projectId], Date.now());
     void queryClient.invalidateQueries({ queryKey: ['deliveries', projectId] });
   };
-  for (const name of TASK_EVENTS) source.addEventListener(name, onTask);
+  for (const name of TASK_EVENTS) source.addEventListener(name, name === 'task.deleted' ? onDeleted : onTask);
   // The live signals (no task event, nothing delivered): a new order within a column, and a change
   // no event tells of (a start date). The views of the project (and the task) fetch again.
   const onSignal = (e: MessageEvent<string>) => void refetchViews(e);

@@ -60,3 +60,4 @@ export type WorkspaceRuleBody = Body<'/api/notification-preferences/workspaces/{
 
 /** What a board card shows beside its task (GET /api/task/card-details/:projectId). */
 export type CardDetails = Ok<'/api/task/card-details/{projectId}', 'get'>[number];
+export type TaskWatchers = Ok<'/api/task/{id}/watchers', 'get'>;

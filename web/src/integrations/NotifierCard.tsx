@@ -19,6 +19,7 @@ const DEFAULT_EVENTS: IntegrationEvents = {
   taskMoved: false,
   taskDueDateChanged: false,
   taskAssigneeChanged: false,
+  dueDateReminder: false,
 };
 
 export function stateOf(record: { isActive: boolean } | null | undefined): 'not set up' | 'active' | 'inactive' {

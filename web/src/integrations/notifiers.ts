@@ -161,6 +161,16 @@ const genericFields: FieldSpec[] = [
       return t('integrations.fields.secretHint');
     },
   },
+  {
+    key: 'dueDateReminderLeadTimeMinutes',
+    get label() {
+      return t('integrations.fields.reminderLeadTime');
+    },
+    number: true,
+    get hint() {
+      return t('integrations.fields.reminderLeadTimeHint');
+    },
+  },
 ];
 
 const messenger: Notifier<MessengerIntegration> = {
@@ -262,11 +272,18 @@ const genericWebhook: Notifier<GenericWebhookIntegration> = {
     return t('integrations.kinds.genericWebhookAbout');
   },
   fields: genericFields,
-  shown: (r, key) => (key === 'webhookUrl' ? r.maskedWebhookUrl : key === 'secret' ? r.maskedSecret : null),
+  shown: (r, key) =>
+    key === 'webhookUrl' ? r.maskedWebhookUrl : key === 'secret' ? r.maskedSecret : key === 'dueDateReminderLeadTimeMinutes' ? String(r.dueDateReminderLeadTimeMinutes) : null,
   get: async (projectId) => must(await api.GET('/api/generic-webhook-integration/project/{projectId}', { params: { path: { projectId } } })),
   create: async (projectId, c) => {
     const v = typed(c.values);
-    const body: GenericWebhookBody = { webhookUrl: v.webhookUrl ?? '', secret: v.secret ?? null, events: c.events };
+    const lead = v.dueDateReminderLeadTimeMinutes;
+    const body: GenericWebhookBody = {
+      webhookUrl: v.webhookUrl ?? '',
+      secret: v.secret ?? null,
+      events: c.events,
+      ...(lead === undefined ? {} : { dueDateReminderLeadTimeMinutes: Number(lead) }),
+    };
     return must(await api.POST('/api/generic-webhook-integration/project/{projectId}', { params: { path: { projectId } }, body }));
   },
   // A secret field left empty keeps the stored secret; removing it is its own action (removeSecret).
@@ -300,6 +317,7 @@ const EVENTS = [
   'taskDueDateChanged',
   'taskMoved',
   'taskDeleted',
+  'dueDateReminder',
 ] as const;
 /** How the app names each event flag, in the language shown. */
 export const eventLabel = (key: keyof IntegrationEvents) => t(`integrations.events.${key as (typeof EVENTS)[number]}`);

@@ -42,6 +42,7 @@ export function NotificationPrefsPage() {
         {prefs.data && (
           <>
             <Channels prefs={prefs.data} />
+            <DueDates prefs={prefs.data} />
             <Rules prefs={prefs.data} />
           </>
         )}
@@ -189,6 +190,67 @@ function Channels({ prefs }: { prefs: NotificationPreferences }) {
       </form>
     </section>
   );
+}
+
+/** The lead times offered, in minutes: at the due time, then from 15 minutes to a week. */
+const LEAD_TIMES = [0, 15, 60, 180, 1440, 2880, 10080];
+
+/**
+ * Due-date reminders (docs/notifications.md, "Due dates"): whether they come, and how long before
+ * the due date. A lead time saved through the API that is not one of the choices is offered too.
+ */
+function DueDates({ prefs }: { prefs: NotificationPreferences }) {
+  const queryClient = useQueryClient();
+  const [enabled, setEnabled] = useState(prefs.dueDateReminderEnabled);
+  const [lead, setLead] = useState(prefs.dueDateReminderLeadTimeMinutes);
+  const leadId = useId();
+  const save = useMutation({
+    mutationFn: async (body: PreferencesBody) => must(await api.PUT('/api/notification-preferences', { body })),
+    onSuccess: (p) => queryClient.setQueryData(PREFS_KEY, p),
+  });
+  const choices = LEAD_TIMES.includes(prefs.dueDateReminderLeadTimeMinutes) ? LEAD_TIMES : [...LEAD_TIMES, prefs.dueDateReminderLeadTimeMinutes].sort((a, b) => a - b);
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate({ dueDateReminderEnabled: enabled, dueDateReminderLeadTimeMinutes: lead });
+  };
+  return (
+    <section className="section" aria-labelledby="prefs-due-h">
+      <h2 id="prefs-due-h">{t('integrations.notificationPrefsPage.dueDates')}</h2>
+      <p className="muted">{t('integrations.notificationPrefsPage.dueDatesAbout')}</p>
+      <form className="stack narrow" onSubmit={onSubmit}>
+        <label className="check">
+          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+          {t('integrations.notificationPrefsPage.remindMe')}
+        </label>
+        <label htmlFor={leadId}>{t('integrations.notificationPrefsPage.remindBefore')}</label>
+        <select id={leadId} value={lead} disabled={!enabled} onChange={(e) => setLead(Number(e.target.value))}>
+          {choices.map((m) => (
+            <option key={m} value={m}>
+              {leadLabel(m)}
+            </option>
+          ))}
+        </select>
+        {save.error && <ErrorState error={save.error} />}
+        {save.isSuccess && (
+          <p className="state" role="status">
+            {t('integrations.notificationPrefsPage.dueDatesSaved')}
+          </p>
+        )}
+        <button type="submit" disabled={save.isPending}>
+          {t('integrations.notificationPrefsPage.saveDueDates')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** `At the due time`, `15 minutes before`, `3 hours before`, `2 days before`, `1 week before`. */
+function leadLabel(minutes: number): string {
+  if (minutes === 0) return t('integrations.notificationPrefsPage.atTheDueTime');
+  if (minutes % 10080 === 0) return t('integrations.notificationPrefsPage.weeksBefore', { count: minutes / 10080 });
+  if (minutes % 1440 === 0) return t('integrations.notificationPrefsPage.daysBefore', { count: minutes / 1440 });
+  if (minutes % 60 === 0) return t('integrations.notificationPrefsPage.hoursBefore', { count: minutes / 60 });
+  return t('integrations.notificationPrefsPage.minutesBefore', { count: minutes });
 }
 
 /** A write-only token or secret: its mask when one is stored, a field to replace it, and Remove. */

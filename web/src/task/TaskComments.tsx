@@ -8,6 +8,8 @@ import { Avatar } from '../ui/avatar';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Markdown } from '../ui/Markdown';
 import { useImagePaste } from './image-paste';
+import { useMentionPicker } from './mention-picker';
+import { MarkdownTextarea } from './MarkdownTextarea';
 import { PasteStatus } from './PasteStatus';
 import { ErrorState, Loading } from '../ui/States';
 import { formatDateTime, t } from '../i18n';
@@ -32,6 +34,7 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
   const [comment, setComment] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
   const images = useImagePaste(taskId, 'comment', area, setComment);
+  const mentions = useMentionPicker(workspaceId, area, setComment);
   // A comment is in the task's activity and in its card's count (BoardPage.tsx, card details).
   const refresh = () =>
     Promise.all([
@@ -61,6 +64,7 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
         {comments.data?.map((c) => (
           <CommentItem
             key={c.id}
+            workspaceId={workspaceId}
             taskId={taskId}
             comment={c}
             author={authorName(c, members.data)}
@@ -79,9 +83,9 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
           }}
           className="stack"
         >
-          <label>
+          <label className="mention-host">
             {t('task.taskComments.addAComment')}
-            <textarea ref={area} value={comment} onChange={(e) => setComment(e.target.value)} rows={3} {...images.handlers} />
+            <MarkdownTextarea area={area} value={comment} onChange={setComment} rows={3} images={images} mentions={mentions} />
           </label>
           <PasteStatus uploading={images.uploading} error={images.error} />
           {add.error && <ErrorState error={add.error} />}
@@ -95,12 +99,13 @@ export function TaskComments({ workspaceId, taskId, canComment }: { workspaceId:
 }
 
 /** One comment; its author edits it in place (Escape cancels, the focus goes back to its Edit button). */
-function CommentItem(props: { taskId: string; comment: Comment; author: string; mine: boolean; onEdit: (content: string) => void; onDelete: () => void }) {
+function CommentItem(props: { workspaceId: string; taskId: string; comment: Comment; author: string; mine: boolean; onEdit: (content: string) => void; onDelete: () => void }) {
   const { comment: c, author, mine } = props;
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(c.content ?? '');
   const area = useRef<HTMLTextAreaElement>(null);
   const images = useImagePaste(props.taskId, 'comment', area, setText);
+  const mentions = useMentionPicker(props.workspaceId, area, setText);
   const editButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
   useEffect(() => {
@@ -147,9 +152,9 @@ function CommentItem(props: { taskId: string; comment: Comment; author: string; 
             }
           }}
         >
-          <label>
+          <label className="mention-host">
             <span className="visually-hidden">{t('task.taskComments.editYourCommentMarkdown')}</span>
-            <textarea ref={area} value={text} onChange={(e) => setText(e.target.value)} rows={3} autoFocus {...images.handlers} />
+            <MarkdownTextarea area={area} value={text} onChange={setText} rows={3} autoFocus images={images} mentions={mentions} />
           </label>
           <PasteStatus uploading={images.uploading} error={images.error} />
           <div className="actions">

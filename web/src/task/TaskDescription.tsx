@@ -3,6 +3,8 @@ import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { Task } from '../api/types';
 import { Markdown } from '../ui/Markdown';
 import { useImagePaste } from './image-paste';
+import { useMentionPicker } from './mention-picker';
+import { MarkdownTextarea } from './MarkdownTextarea';
 import { PasteStatus } from './PasteStatus';
 import { t as tr } from '../i18n';
 
@@ -47,7 +49,19 @@ export function applyEdit(text: string, start: number, end: number, edit: Edit):
  * A task's description: Markdown rendered safely (GitHub-flavoured). Those who may edit the task
  * edit it with a small toolbar and a preview, and tick its task-list boxes in place.
  */
-export function TaskDescription({ task, editable, onSave, saving }: { task: Task; editable: boolean; onSave: (description: string) => void; saving?: boolean }) {
+export function TaskDescription({
+  workspaceId,
+  task,
+  editable,
+  onSave,
+  saving,
+}: {
+  workspaceId: string;
+  task: Task;
+  editable: boolean;
+  onSave: (description: string) => void;
+  saving?: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(task.description ?? '');
   const [tab, setTab] = useState<'write' | 'preview'>('write');
@@ -56,6 +70,7 @@ export function TaskDescription({ task, editable, onSave, saving }: { task: Task
   const returnFocus = useRef(false);
   const pendingSelection = useRef<[number, number] | null>(null);
   const images = useImagePaste(task.id, 'description', area, setText);
+  const mentions = useMentionPicker(workspaceId, area, setText);
   useEffect(() => {
     if (!editing) setText(task.description ?? '');
   }, [task.description, editing]);
@@ -142,9 +157,9 @@ export function TaskDescription({ task, editable, onSave, saving }: { task: Task
                   </button>
                 ))}
               </div>
-              <label>
+              <label className="mention-host">
                 <span className="visually-hidden">{tr('task.taskDescription.descriptionMarkdown')}</span>
-                <textarea ref={area} value={text} onChange={(e) => setText(e.target.value)} rows={8} autoFocus {...images.handlers} />
+                <MarkdownTextarea area={area} value={text} onChange={setText} rows={8} autoFocus images={images} mentions={mentions} />
               </label>
               <PasteStatus uploading={images.uploading} error={images.error} />
             </TabPanel>

@@ -15,6 +15,7 @@ import { TaskTime } from './TaskTime';
 import { TaskComments } from './TaskComments';
 import { TaskDescription } from './TaskDescription';
 import { TaskAttachments } from './TaskAttachments';
+import { TaskWatch } from './TaskWatch';
 import { takeTitleEdit, watchTitleEdit } from './edit-request';
 import { toast } from '../ui/toast';
 import { t as tr } from '../i18n';
@@ -73,7 +74,10 @@ export function TaskPanel(props: { workspaceId: string; projectId: string; taskI
             <p className="key">
               {projectSlug}-{task.data.number}
             </p>
-            <TaskActions workspaceId={workspaceId} task={task.data} taskKey={`${projectSlug}-${task.data.number}`} onClose={onClose} />
+            <div className="panel-tools">
+              <TaskWatch taskId={taskId} />
+              <TaskActions workspaceId={workspaceId} task={task.data} taskKey={`${projectSlug}-${task.data.number}`} onClose={onClose} />
+            </div>
           </div>
           <TitleField task={task.data} editable={editable} onSave={(title) => update.mutate({ title })} />
           {update.error && <ErrorState error={update.error} />}
@@ -113,7 +117,7 @@ export function TaskPanel(props: { workspaceId: string; projectId: string; taskI
               <input type="date" value={toDateInput(task.data.dueDate)} onChange={(e) => update.mutate({ dueDate: fromDateInput(e.target.value) })} disabled={!editable} />
             </label>
           </div>
-          <TaskDescription task={task.data} editable={editable} saving={update.isPending} onSave={(description) => update.mutate({ description })} />
+          <TaskDescription workspaceId={workspaceId} task={task.data} editable={editable} saving={update.isPending} onSave={(description) => update.mutate({ description })} />
           <TaskAttachments taskId={taskId} editable={editable} />
           <TaskLabels workspaceId={workspaceId} taskId={taskId} editable={editable} />
           <TaskRelations workspaceId={workspaceId} taskId={taskId} editable={editable} />

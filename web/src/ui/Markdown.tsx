@@ -57,6 +57,49 @@ function findCheckbox(node: HastNode): HastNode | undefined {
   return undefined;
 }
 
+interface MdNode {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+  data?: Record<string, unknown>;
+}
+
+const MENTION_OPEN = /^<(kaneo-)?mention\b[^>]*?\bid\s*=\s*["']([0-9a-fA-F-]{36})["'][^>]*>$/;
+const MENTION_CLOSE = /^<\/(kaneo-)?mention\s*>$/;
+
+/**
+ * A remark step: each mention (`<mention id="…">Name</mention>`, or the original service's
+ * `<kaneo-mention …>`, docs/notifications.md, "Mentions") becomes `@Name` in a span of class
+ * `mention`, instead of showing its markup as text. Other HTML stays text.
+ */
+function remarkMentions() {
+  const name = (nodes: MdNode[]): string => nodes.map((n) => n.value ?? (n.children ? name(n.children) : '')).join('');
+  return (tree: MdNode) => {
+    const walk = (node: MdNode) => {
+      const kids = node.children;
+      if (!kids) return;
+      for (let i = 0; i < kids.length; i++) {
+        const open = kids[i]!.type === 'html' ? MENTION_OPEN.exec(kids[i]!.value ?? '') : null;
+        if (!open) continue;
+        const end = kids.findIndex((k, j) => j > i && k.type === 'html' && MENTION_CLOSE.test(k.value ?? ''));
+        if (end < 0) continue;
+        const label =
+          name(kids.slice(i + 1, end))
+            .trim()
+            .replace(/^@/, '') || t('common.someone');
+        const mention: MdNode = {
+          type: 'emphasis',
+          data: { hName: 'span', hProperties: { className: ['mention'], dataUserId: open[2]!.toLowerCase() } },
+          children: [{ type: 'text', value: `@${label}` }],
+        };
+        kids.splice(i, end - i + 1, mention);
+      }
+      kids.forEach(walk);
+    };
+    walk(tree);
+  };
+}
+
 /** `source` with the task-list box of the item starting at `offset` set to `checked`; unchanged when none is there. */
 export function setTaskItem(source: string, offset: number, checked: boolean): string {
   if (offset < 0) return source;
@@ -91,7 +134,7 @@ export function Markdown({ children, onChange, disabled }: { children: string; o
     },
   };
   return (
-    <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeTaskItems]} components={components}>
+    <ReactMarkdown remarkPlugins={[remarkGfm, remarkMentions]} rehypePlugins={[rehypeTaskItems]} components={components}>
       {children}
     </ReactMarkdown>
   );

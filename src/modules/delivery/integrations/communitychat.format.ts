@@ -17,6 +17,7 @@ const COLORS: Partial<Record<EventKind, number>> = {
   taskDueDateChanged: 0xf1c40f,
   taskAssigned: 0x34495e,
   taskUnassigned: 0x34495e,
+  dueDateReminder: 0xe67e22,
 };
 
 export interface CommunitychatMessage {

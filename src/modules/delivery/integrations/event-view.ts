@@ -82,6 +82,10 @@ export function eventView(event: TaskEvent, clientUrl: string): EventView {
       summary = `${actorName} changed the assignee`;
       changes = [{ label: 'Assignee', from: str(d.oldUserName), to: str(d.newUserName) }];
       break;
+    case 'dueDateReminder':
+      summary = `The task is due ${when(d.dueDate)}`;
+      changes = [];
+      break;
     case 'taskUnassigned':
       summary = `${actorName} unassigned the task`;
       changes = [{ label: 'Assignee', from: str(d.oldUserName), to: '—' }];

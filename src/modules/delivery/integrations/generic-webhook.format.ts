@@ -32,8 +32,14 @@ export function genericWebhookBody(event: TaskEvent, clientUrl: string, name: st
       url: taskUrl(clientUrl, event),
     },
     actor: event.actor ? { id: event.actor.id, name: event.actor.name } : null,
-    data: event.data ?? {},
+    data: publicData(event),
   };
+}
+
+/** `data` as receivers see it: whom a reminder is for (the ids the fan-out reads) is not theirs to know. */
+function publicData(event: TaskEvent): Record<string, unknown> {
+  const { userIds: _u, integrationIds: _i, ...rest } = event.data ?? {};
+  return rest;
 }
 
 /** A signing secret that cannot be used (a `whsec_` secret that is not base64); the message names no secret. */

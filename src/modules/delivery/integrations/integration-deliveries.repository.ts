@@ -7,6 +7,12 @@ import { FLAG_OF_KIND, integrationEventName, TaskEvent } from '../../task/task-e
 import { INTEGRATION_CHANNELS, IntegrationChannel } from '../channels';
 import type { DeliveryStatus } from '../delivery.repository';
 
+/** The integrations an event is for when it names them (a due-date reminder: the scan chose them by their lead time); null: every one that wants its kind. */
+const namedTargets = (e: TaskEvent): string[] | null => {
+  const ids = e.kind === 'dueDateReminder' ? e.data?.integrationIds : undefined;
+  return Array.isArray(ids) ? ids.filter(isUuid) : null;
+};
+
 /** A delivery to do, as the fan-out answers it. */
 export interface PendingDelivery {
   id: string;
@@ -38,17 +44,19 @@ export interface DeliveryWithTarget {
 
 /**
  * One statement for a batch of events (`$1`: a JSON array of {workspace_id, project_id, event_id,
- * flag, name, payload}): a `delivery` row per event and active integration of the event's project
- * whose `events` flag for the event's kind is on, each (event, target) created once (a re-run inserts nothing); and
+ * flag, name, targets, payload}): a `delivery` row per event and active integration of the event's
+ * project whose `events` flag for the event's kind is on (and, for an event that names its
+ * `targets`, a due-date reminder, that is one of them), each (event, target) created once (a re-run inserts nothing); and
  * the events' deliveries still pending, new or not, to (re)queue.
  */
 const FAN_OUT_SQL = `
   WITH ev AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS ev(workspace_id uuid, project_id uuid, event_id uuid, flag text, name text, payload jsonb)
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS ev(workspace_id uuid, project_id uuid, event_id uuid, flag text, name text, targets uuid[], payload jsonb)
   ), targets AS (
     SELECT ev.*, i.id AS target_id, i.type AS target_type FROM ev
       JOIN integration i ON i.workspace_id = ev.workspace_id AND i.project_id = ev.project_id
                         AND i.is_active AND i.events @> jsonb_build_object(ev.flag, true)
+                        AND (ev.targets IS NULL OR i.id = ANY(ev.targets))
   ), inserted AS (
     INSERT INTO delivery (id, workspace_id, project_id, event_id, event, target_type, target_id, payload, status)
     SELECT gen_random_uuid(), t.workspace_id, t.project_id, t.event_id, t.name, t.target_type, t.target_id, t.payload, 'pending' FROM targets t
@@ -97,6 +105,7 @@ export class IntegrationDeliveriesRepository {
       event_id: e.id,
       flag: FLAG_OF_KIND[e.kind],
       name: integrationEventName(e.kind),
+      targets: namedTargets(e),
       payload: e,
     }));
     return preparedRows<PendingDelivery>(m, 'delivery_fan_out', FAN_OUT_SQL, [JSON.stringify(batch)]);

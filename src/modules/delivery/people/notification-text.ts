@@ -26,6 +26,10 @@ export interface NotificationText {
 
 /** The notification type of a mention (the original service's name). */
 export const MENTION_TYPE = 'task_mention';
+/** The notification types of a due date coming up and of a due date passed (the original's names). */
+export const REMINDER_TYPE = 'due_date_reminder';
+export const OVERDUE_TYPE = 'task_overdue';
+const TYPE_OF: Partial<Record<string, string>> = { taskDueSoon: REMINDER_TYPE, taskOverdue: OVERDUE_TYPE };
 
 /**
  * Who a notification is for: the assignee (`your task`), a watcher (`a task you watch`), or
@@ -43,6 +47,7 @@ const LINE_EXCERPT = 120;
 
 const str = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : String(v));
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** `2030-01-02 09:00 UTC`. */
 export const utcMinute = (iso: unknown): string => (typeof iso === 'string' && iso.length >= 16 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—');
@@ -70,8 +75,9 @@ export function notificationText(event: TaskEvent, clientUrl: string, to?: Audie
     const m = mentionText(event);
     return { ...base, type: MENTION_TYPE, ...m, content: [heading, ...m.details].join('\n') };
   }
-  const t = changeText(event, !to || to.userId.toLowerCase() === event.task.assigneeId?.toLowerCase() ? 'your task' : 'a task you watch');
-  return { ...base, type: TASK_EVENT_NAMES[event.kind] ?? String(event.kind), ...t, content: [heading, ...t.details].join('\n') };
+  const yours = !to || to.userId.toLowerCase() === event.task.assigneeId?.toLowerCase();
+  const t = changeText(event, yours ? 'your task' : 'a task you watch');
+  return { ...base, type: TYPE_OF[event.kind] ?? TASK_EVENT_NAMES[event.kind] ?? String(event.kind), ...t, content: [heading, ...t.details].join('\n') };
 }
 
 type Told = Pick<NotificationText, 'title' | 'details' | 'line'>;
@@ -125,6 +131,16 @@ function changeText(event: TaskEvent, whose: string): Told {
       line = running ? `${actor} started a timer` : `${actor} logged ${formatDuration(Number(d.duration))}`;
       break;
     }
+    case 'taskDueSoon':
+      title = `${cap(whose)} is due ${utcMinute(d.dueDate)}`;
+      details = [`Due: ${utcMinute(d.dueDate)}`];
+      line = `Due ${utcMinute(d.dueDate)}`;
+      break;
+    case 'taskOverdue':
+      title = `${cap(whose)} is overdue`;
+      details = [`Due: ${utcMinute(d.dueDate)}`];
+      line = `Overdue since ${utcMinute(d.dueDate)}`;
+      break;
     default:
       title = `${actor} changed ${whose}`;
       details = [];

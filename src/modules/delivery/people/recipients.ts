@@ -11,8 +11,11 @@ import { EventKind, TaskEvent } from '../../task/task-event';
  *   they do not watch the task.
  * - The watchers (the assignee among them, unless they unwatched) hear of status changes, comments
  *   and time logged (WATCHED_KINDS).
+ * - A due-date reminder or overdue notice names whom it is for (the reminder scan chose them:
+ *   REMINDER_KINDS, `data.userIds`).
  * - Never the actor of the change; title, priority, date and other changes notify nobody.
  */
+export const REMINDER_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['taskDueSoon', 'taskOverdue']);
 export const DIRECT_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['taskCreated', 'taskAssigned']);
 export const WATCHED_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['taskStatusChanged', 'taskCommentCreated', 'timeEntryCreated']);
 
@@ -49,6 +52,12 @@ export function mentionsOf(event: EventHead): string[] {
   return ids.filter((id) => id !== actor);
 }
 
+/** Whom a reminder event is for (its `data.userIds`, lower-case). */
+const remindedOf = (event: EventHead): string[] => {
+  const ids = event.data?.userIds;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string').map((id) => id.toLowerCase()) : [];
+};
+
 /** Whether the event's recipients include its task's watchers (read by the fan-out). */
 export const reachesWatchers = (event: Pick<TaskEvent, 'kind'>): boolean => WATCHED_KINDS.has(event.kind);
 
@@ -64,6 +73,7 @@ export function recipientsOf(event: EventHead, watchers: readonly string[] = [])
     const userId = id?.toLowerCase();
     if (userId && userId !== actor && !out.has(userId)) out.set(userId, { userId, mentioned });
   };
+  if (REMINDER_KINDS.has(event.kind)) return remindedOf(event).map((userId) => ({ userId, mentioned: false }));
   for (const id of mentionsOf(event)) add(id, true);
   if (DIRECT_KINDS.has(event.kind)) add(event.task?.assigneeId, false);
   if (WATCHED_KINDS.has(event.kind)) for (const id of watchers) add(id, false);
@@ -76,6 +86,7 @@ export function recipientsOf(event: EventHead, watchers: readonly string[] = [])
  * with no such candidate needs its watchers read to tell).
  */
 export function mayHaveRecipient(event: EventHead): boolean {
+  if (REMINDER_KINDS.has(event.kind)) return remindedOf(event).length > 0;
   if (mentionsOf(event).length) return true;
   if (!DIRECT_KINDS.has(event.kind) && !WATCHED_KINDS.has(event.kind)) return false;
   const assignee = event.task?.assigneeId?.toLowerCase();

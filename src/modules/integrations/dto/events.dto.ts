@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 
 /**
  * The task events an integration forwards (docs/integrations.md, "Events selection"): any subset
- * of the six kinds and the four more (all off by default), each a boolean; members not sent keep their value (the defaults on create),
+ * of the six kinds and the five more (all off by default), each a boolean; members not sent keep their value (the defaults on create),
  * unknown members are refused. The schema of the OpenAPI document; IsEvents validates.
  */
 export class EventsDto {
@@ -16,4 +16,5 @@ export class EventsDto {
   @ApiPropertyOptional({ description: 'default false: a task moved to this project from another (`task.moved`)' }) taskMoved?: boolean;
   @ApiPropertyOptional({ description: 'default false: a due date set, changed or removed (`task.due_date_changed`)' }) taskDueDateChanged?: boolean;
   @ApiPropertyOptional({ description: 'default false: a task assigned or unassigned (`task.assignee_changed`, `task.unassigned`)' }) taskAssigneeChanged?: boolean;
+  @ApiPropertyOptional({ description: 'default false: a due date coming up (`task.due_date_reminder`)' }) dueDateReminder?: boolean;
 }

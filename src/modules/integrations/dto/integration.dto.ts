@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, Matches } from 'class-validator';
 import { OptionalNotNull, OptionalNullable } from '../../../common/validation/dto-helpers';
+import { IsLeadTime, MAX_REMINDER_LEAD_MINUTES } from '../../../common/validation/reminder-lead-time';
 import { IsRequiredString } from '../../organization/dto/validators';
 import { EventsDto } from './events.dto';
 import { BOT_TOKEN, BOT_TOKEN_MESSAGE, IsEvents, IsIntInRange, IsText, IsWebhookUrl } from './validators';
@@ -79,6 +80,16 @@ export class GenericWebhookIntegrationDto {
   @IsText(1024)
   secret?: string | null;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_REMINDER_LEAD_MINUTES,
+    description: 'minutes before a due date that task.due_date_reminder goes out (default 1440)',
+  })
+  @OptionalNotNull()
+  @IsLeadTime()
+  dueDateReminderLeadTimeMinutes?: number;
+
   @ApiPropertyOptional({ type: EventsDto })
   @OptionalNotNull()
   @IsEvents()
@@ -95,6 +106,11 @@ export class UpdateGenericWebhookIntegrationDto {
   @OptionalNullable()
   @IsText(1024)
   secret?: string | null;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_REMINDER_LEAD_MINUTES })
+  @OptionalNotNull()
+  @IsLeadTime()
+  dueDateReminderLeadTimeMinutes?: number;
 
   @ApiPropertyOptional()
   @OptionalNotNull()
@@ -156,6 +172,7 @@ export type IntegrationInput = Partial<{
   channelName: string | null;
   webhookUrl: string;
   secret: string | null;
+  dueDateReminderLeadTimeMinutes: number;
   events: EventsDto;
 }>;
 

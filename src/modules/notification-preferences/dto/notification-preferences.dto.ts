@@ -3,6 +3,7 @@ import { IsBoolean, IsIn, ValidateBy, ValidationArguments, ValidationOptions } f
 import { MAX_ID_LENGTH, OptionalNotNull, OptionalNullable } from '../../../common/validation/dto-helpers';
 import { IsText } from '../../integrations/dto/validators';
 import { PROJECT_MODES, ProjectMode } from '../channel-rules';
+import { IsLeadTime, MAX_REMINDER_LEAD_MINUTES } from '../../../common/validation/reminder-lead-time';
 
 /** An absolute http(s) URL without a query or fragment (a path is appended to it). */
 const SERVER_URL = /^https?:\/\/[^\s/?#]+[^\s?#]*$/i;
@@ -117,6 +118,16 @@ export class UpdateNotificationPreferencesDto {
   @OptionalNullable()
   @IsText(1024)
   webhookSecret?: string | null;
+
+  @ApiPropertyOptional({ description: 'reminders before a due date and notices when it passes (default true)' })
+  @OptionalNotNull()
+  @IsBoolean()
+  dueDateReminderEnabled?: boolean;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_REMINDER_LEAD_MINUTES, description: 'how many minutes before the due date the reminder comes (default 1440)' })
+  @OptionalNotNull()
+  @IsLeadTime()
+  dueDateReminderLeadTimeMinutes?: number;
 }
 
 /** At most this many projects in a rule. */

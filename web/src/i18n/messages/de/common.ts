@@ -15,6 +15,7 @@ export default {
   'common.backToBoard': '← Zurück zum Board',
   'common.projectNav': 'Projekt',
   'common.checklistItem': 'Aufgabe',
+  'common.someone': 'jemand',
   'common.priority.no-priority': 'Keine Priorität',
   'common.priority.low': 'Niedrig',
   'common.priority.medium': 'Mittel',

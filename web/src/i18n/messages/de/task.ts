@@ -3,6 +3,20 @@ import type en from '../en/task';
 
 /** German messages of the app's task area (docs/web.md, "Languages"). */
 export default {
+  'task.mentions.members': 'Mitglieder zum Erwähnen',
+  'task.taskWatch.watch': 'Beobachten',
+  'task.taskWatch.watching': 'Beobachtet',
+  'task.taskWatch.watchers': '{count, plural, =0 {Keine Beobachter} one {# Beobachter} other {# Beobachter}}',
+  'task.taskWatch.whoWatches': 'Wer diese Aufgabe beobachtet',
+  'task.taskWatch.nobody': 'Niemand beobachtet diese Aufgabe.',
+  'task.taskWatch.about':
+    'Beobachter erfahren von Statusänderungen, Kommentaren und erfasster Zeit und werden ans Fälligkeitsdatum erinnert. Nicht mehr beobachten gilt, bis Sie wieder beobachten.',
+  'task.taskWatch.couldNotChange': 'Beobachten konnte nicht geändert werden',
+  'task.taskWatch.reasonCreator': 'hat sie erstellt',
+  'task.taskWatch.reasonAssignee': 'zugewiesen',
+  'task.taskWatch.reasonCommenter': 'hat kommentiert',
+  'task.taskWatch.reasonMentioned': 'erwähnt',
+  'task.taskWatch.reasonWatching': 'beobachtet selbst',
   'task.taskActions.undo': 'Rückgängig',
   'task.taskActions.actions': 'Aktionen ▾',
   'task.taskActions.archiveTask': 'Aufgabe archivieren',

@@ -12,6 +12,7 @@ export default {
   'common.backToBoard': '← Back to the board',
   'common.projectNav': 'Project',
   'common.checklistItem': 'Task',
+  'common.someone': 'someone',
   'common.priority.no-priority': 'No priority',
   'common.priority.low': 'Low',
   'common.priority.medium': 'Medium',
