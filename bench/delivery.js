@@ -9,7 +9,10 @@
 // the worker is stopped, BENCH_CHANGES more changes are committed (their events wait in the
 // outbox), the worker is started again, and the rate at which it drains that backlog is reported
 // (first arrival to last): the delivery side's own throughput, not bounded by the API's.
-// Settings: BENCH_CHANGES, BENCH_CONNECTIONS, BENCH_TASKS (tasks changed in turn, default 100),
+// With BENCH_WATCHERS=n (default 0), n more members watch every task (docs/notifications.md,
+// "Watchers"): each change then also writes n in-app notifications, and the backlog part reports
+// the drain per recipient (webhook deliveries and notifications together) beside the events'.
+// Settings: BENCH_CHANGES, BENCH_CONNECTIONS, BENCH_TASKS (tasks changed in turn, default 100), BENCH_WATCHERS,
 // BENCH_PORT (3112), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tandem_bench_delivery), REDIS_URL,
 // BENCH_WORKER_NODE_ARGS / BENCH_API_NODE_ARGS (Node options of either process, e.g.
 // `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile written when it stops).
@@ -24,6 +27,7 @@ const { benchEnv, commandCpuMs, cpuMs, flushRedis, recreateDatabase, rssMb, star
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const TASKS = Number(process.env.BENCH_TASKS ?? 100);
+const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 0);
 const PORT = Number(process.env.BENCH_PORT ?? 3112);
 const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tandem_bench_delivery';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -135,6 +139,19 @@ async function main() {
     const tasks = [];
     for (let i = 0; i < TASKS; i++) tasks.push((await call('POST', `/task/${project.body.id}`, { title: `Task ${i}` }, token)).body);
     const statuses = ['in-progress', 'done'];
+    // The watchers: members of the workspace who watch every task (rows written directly: setting up, not measured).
+    const db = new Client({ connectionString: DB_URL });
+    await db.connect();
+    for (let i = 0; i < WATCHERS; i++) {
+      const w = await call('POST', '/auth/sign-up/email', { name: `Watcher ${i}`, email: `watcher-${i}-${Date.now()}@example.test`, password: 'benchmark-password' });
+      await db.query(`INSERT INTO member (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [ws.body.id, w.body.user.id]);
+      await db.query(`INSERT INTO task_watcher (task_id, user_id, workspace_id, watching, reason) SELECT id, $2, $1, true, 'watching' FROM task WHERE project_id = $3`, [
+        ws.body.id,
+        w.body.user.id,
+        project.body.id,
+      ]);
+    }
+    const notifications = async () => Number((await db.query('SELECT count(*)::int AS n FROM notification')).rows[0].n);
 
     // Warm-up: one change, delivered, before the clock starts.
     await call('PUT', `/task/status/${tasks[0].id}`, { status: 'in-review' }, token);
@@ -181,10 +198,18 @@ async function main() {
     await new Promise((r) => worker.once('exit', r));
     arrivals.clear();
     const backlogFailed = await burst(CHANGES);
+    const notifiedBefore = await notifications();
     worker = start('worker', { ...env, PORT: '0' });
     await waitFor(`${CHANGES - backlogFailed} backlog deliveries`, () => arrivals.size >= CHANGES - backlogFailed, 180_000);
+    const wanted = notifiedBefore + (CHANGES - backlogFailed) * WATCHERS;
+    await waitFor(`${wanted - notifiedBefore} backlog notifications`, async () => (await notifications()) >= wanted, 180_000, 20);
+    const notifiedAt = Date.now();
     const drained = [...arrivals.values()].map((a) => a.at).sort((a, b) => a - b);
     const drainRate = ((drained.length - 1) / (drained[drained.length - 1] - drained[0])) * 1000;
+    // With watchers, the drain ends when the last notification is written (polled every 20 ms) or the last delivery arrives.
+    const drainEnd = WATCHERS ? Math.max(drained[drained.length - 1], notifiedAt) : drained[drained.length - 1];
+    const recipientRate = ((drained.length * (1 + WATCHERS) - 1) / (drainEnd - drained[0])) * 1000;
+    await db.end();
 
     console.log(
       `\n${CHANGES} status changes over ${CONNECTIONS} connections (${TASKS} tasks), API and worker as separate processes, node ${process.version}, ${require('node:os').cpus().length} cores\n`,
@@ -201,6 +226,11 @@ async function main() {
     console.log(`| live: latency max ms | ${latencies[latencies.length - 1]} |`);
     console.log(`| backlog: events delivered | ${drained.length} (duplicates: ${duplicates - liveDuplicates}) |`);
     console.log(`| backlog: deliveries per second (first arrival → last) | ${Math.round(drainRate)} |`);
+    if (WATCHERS) {
+      console.log(`| backlog: watchers per task | ${WATCHERS} |`);
+      console.log(`| backlog: recipients per second (deliveries + notifications, first arrival → last written) | ${Math.round(recipientRate)} |`);
+      console.log(`| backlog: events per second with ${WATCHERS} watchers each | ${Math.round((drained.length / (drainEnd - drained[0])) * 1000)} |`);
+    }
     console.log(`| RSS MB after the run: API / worker (restarted for the backlog) | ${rssMb(api.pid) ?? '–'} / ${rssMb(worker.pid) ?? '–'} |`);
     // CPU per delivered event in the live part, by process: on two cores shared by all of them, what
     // one process spends, the others wait for.

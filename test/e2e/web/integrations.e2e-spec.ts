@@ -79,13 +79,22 @@ describe('the integrations screen', () => {
       await card.getByLabel('Signing secret').fill('s3cret-signing-value');
       await card.getByRole('checkbox', { name: 'Title changed' }).check();
       await card.getByRole('checkbox', { name: 'Comment added' }).uncheck();
+      // The flags beyond the six, and the reminder's lead time (a day unless typed).
+      await card.getByRole('checkbox', { name: 'Due date coming up' }).check();
+      expect(await card.getByRole('checkbox', { name: 'Task deleted' }).isChecked()).toBe(false);
+      await card.getByLabel('Reminder lead time (minutes)').fill('90');
       await card.getByRole('button', { name: 'Set up Generic webhook' }).click();
       await card.getByText('active', { exact: true }).waitFor();
       // Secrets come back only as masks.
       await card.getByText('s3cr\u2026alue').waitFor();
       expect(await card.getByText('s3cret-signing-value').count()).toBe(0);
       const stored = await t.api.get(`/generic-webhook-integration/project/${project.id}`, owner.token);
-      expect(stored.body).toMatchObject({ isActive: true, secretConfigured: true, events: { taskTitleChanged: true, taskCommentCreated: false, taskCreated: true } });
+      expect(stored.body).toMatchObject({
+        isActive: true,
+        secretConfigured: true,
+        dueDateReminderLeadTimeMinutes: 90,
+        events: { taskTitleChanged: true, taskCommentCreated: false, taskCreated: true, dueDateReminder: true, taskDeleted: false },
+      });
       await card.getByText('Nothing delivered yet.').waitFor();
 
       // A task made elsewhere: the receiver gets it and the log shows it delivered.

@@ -15,8 +15,9 @@ export const mentionMarkup = (m: { userId: string; name: string }) => `<mention 
 /**
  * `@` in a Markdown text area offers the workspace's members: typing narrows them by name or
  * email, ↑/↓ choose, Enter or Tab takes one (its mention is put in place of the `@…`), Escape or a
- * space closes the list. The text area is the list's combobox (aria-autocomplete, aria-controls,
- * aria-activedescendant), so a screen reader follows the choice without the focus leaving it.
+ * space closes the list. The text area (a textbox) points at the list and its active option
+ * (aria-autocomplete, aria-controls, aria-activedescendant), so a screen reader follows the choice
+ * without the focus leaving it.
  */
 export function useMentionPicker(workspaceId: string, area: RefObject<HTMLTextAreaElement | null>, setText: (update: (text: string) => string) => void) {
   const members = useMembers(workspaceId);
@@ -31,7 +32,18 @@ export function useMentionPicker(workspaceId: string, area: RefObject<HTMLTextAr
     setTyping(m ? { start: el.selectionStart - m[1]!.length - 1, end: el.selectionStart, q: m[1]!.toLowerCase() } : null);
     setActive(0);
   };
-  const found: Member[] = typing ? (members.data ?? []).filter((m) => `${m.user?.name ?? ''} ${m.user?.email ?? ''}`.toLowerCase().includes(typing.q)).slice(0, SHOWN) : [];
+  // Names with a word starting with what is typed come first, then the rest that contain it (in the name or the email).
+  const rank = (m: Member, q: string) => {
+    const name = (m.user?.name ?? '').toLowerCase();
+    if (name.split(/\s+/).some((w) => w.startsWith(q))) return 0;
+    return `${name} ${m.user?.email ?? ''}`.toLowerCase().includes(q) ? 1 : 2;
+  };
+  const found: Member[] = typing
+    ? (members.data ?? [])
+        .filter((m) => rank(m, typing.q) < 2)
+        .sort((a, b) => rank(a, typing.q) - rank(b, typing.q))
+        .slice(0, SHOWN)
+    : [];
   const open = found.length > 0;
 
   const pick = (m: Member) => {
@@ -69,7 +81,6 @@ export function useMentionPicker(workspaceId: string, area: RefObject<HTMLTextAr
     props: {
       'aria-autocomplete': 'list' as const,
       'aria-controls': open ? listId : undefined,
-      'aria-expanded': open,
       'aria-activedescendant': open ? optionId(Math.min(active, found.length - 1)) : undefined,
       onSelect: sync,
       onInput: sync,
