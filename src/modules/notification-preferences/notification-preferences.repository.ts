@@ -102,6 +102,20 @@ export class NotificationPreferencesRepository {
     return rows<RuleRow>(m, `SELECT ${RULE_FIELDS} FROM notification_rule WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
   }
 
+  /** The preferences of each of `userIds` who saved any, by user (one statement). */
+  async preferencesOf(userIds: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, PreferenceRow>> {
+    if (!userIds.length) return new Map();
+    const found = await rows<PreferenceRow>(m, `SELECT ${PREFERENCE_FIELDS} FROM notification_preference WHERE user_id = ANY($1::uuid[])`, [userIds]);
+    return new Map(found.map((r) => [r.user_id, r]));
+  }
+
+  /** The rules of `userIds` in the workspace, by user (one statement). */
+  async rulesOf(workspaceId: string, userIds: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, RuleRow>> {
+    if (!userIds.length) return new Map();
+    const found = await rows<RuleRow>(m, `SELECT ${RULE_FIELDS} FROM notification_rule WHERE workspace_id = $1 AND user_id = ANY($2::uuid[])`, [workspaceId, userIds]);
+    return new Map(found.map((r) => [r.user_id, r]));
+  }
+
   findRule(workspaceId: string, userId: string, m: EntityManager = this.ds.manager): Promise<RuleRow | undefined> {
     return firstRow<RuleRow>(m, `SELECT ${RULE_FIELDS} FROM notification_rule WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId]);
   }

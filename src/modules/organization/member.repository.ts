@@ -15,6 +15,13 @@ export class MemberRepository {
     return (await m.query(`SELECT 1 FROM member WHERE organization_id = $1 AND user_id = $2`, [workspaceId, userId])).length > 0;
   }
 
+  /** Those of `userIds` who are members of the workspace (one statement). */
+  async membersAmong(workspaceId: string, userIds: readonly string[], m: EntityManager = this.ds.manager): Promise<Set<string>> {
+    if (!userIds.length) return new Set();
+    const found: { user_id: string }[] = await m.query(`SELECT user_id::text FROM member WHERE organization_id = $1 AND user_id = ANY($2::uuid[])`, [workspaceId, userIds]);
+    return new Set(found.map((r) => r.user_id));
+  }
+
   insert(workspaceId: string, userId: string, role: string, m: EntityManager = this.ds.manager): Promise<Member> {
     return m.save(m.create(Member, { organizationId: workspaceId, userId, role }));
   }

@@ -41,9 +41,18 @@ export class TaskWatchersRepository {
     );
   }
 
-  /** The ids of everyone watching the task (members or not: the fan-out checks membership as it notifies). */
-  async watching(taskId: string): Promise<string[]> {
-    return (await preparedRows<{ user_id: string }>(this.ds, 'task_watchers_ids', `SELECT user_id FROM (${WATCHING_SQL}) w`, [taskId])).map((r) => r.user_id);
+  /** The ids of everyone watching each of the tasks, by task id (members or not: the fan-out checks membership as it notifies); one statement. */
+  async watchingMany(taskIds: readonly string[]): Promise<Map<string, string[]>> {
+    if (!taskIds.length) return new Map();
+    const found = await preparedRows<{ task_id: string; user_id: string }>(
+      this.ds,
+      'task_watchers_of_many',
+      `SELECT k.task_id::text, w.user_id::text FROM unnest($1::uuid[]) AS k(task_id) CROSS JOIN LATERAL (${watchingSql('k.task_id')}) w`,
+      [[...new Set(taskIds.map((id) => id.toLowerCase()))]],
+    );
+    const out = new Map<string, string[]>();
+    for (const r of found) out.set(r.task_id, [...(out.get(r.task_id) ?? []), r.user_id]);
+    return out;
   }
 
   /** Sets whether `userId` watches the task (a choice of theirs: it overrides every other reason). false when the task is not one of the workspace. */

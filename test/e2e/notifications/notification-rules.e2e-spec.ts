@@ -231,7 +231,8 @@ describe('the fan-out is idempotent', () => {
     const event = first.payload;
 
     await enqueue(t, { queue: QueueName.TaskEvents, name: event.kind, payload: event, id: `again-${randomUUID()}` });
-    expect(await t.running.app.get(PersonTargets).fanOutOne(event)).toBe(0);
+    // The fan-out of the users' part again: nothing new is written; the pending deliveries are queued again (their jobs already exist).
+    expect(await t.running.app.get(PersonTargets).fanOut([event])).toBe(0);
     await drained();
     expect(await notificationRows(t, bob.user.id)).toHaveLength(1);
     expect((await userDeliveries(t, bob.user.id)).map((d) => d.target_type).sort()).toEqual(['topicpush', 'webhook']);
@@ -240,7 +241,7 @@ describe('the fan-out is idempotent', () => {
   });
 
   it('a run that wrote its rows and stopped before queueing: the next run queues what is pending, each delivery once', async () => {
-    const { owner, bob, workspaceId, project } = await team(t);
+    const { owner, bob, project } = await team(t);
     const { paths } = await configure(bob, ['webhook']);
     await taskFor(t, owner, project.id, bob);
     await receiver.waitFor(paths.webhook, 1);
@@ -254,9 +255,10 @@ describe('the fan-out is idempotent', () => {
       data: { commentId: randomUUID(), content: 'half-way' },
     };
     const [global] = await sql(t.databaseUrl, `SELECT * FROM notification_preference WHERE user_id = $1`, [bob.user.id]);
-    const pending = await t.running.app
+    await t.running.app
       .get(PersonDeliveryRepository)
-      .fanOut(workspaceId, bob.user.id, event, notificationText(event, 'http://x'), channelsFor(global, undefined, project.id));
+      .fanOutMany(event, [{ userId: bob.user.id, text: notificationText(event, 'http://x'), channels: channelsFor(global, undefined, project.id) }]);
+    const pending = await sql(t.databaseUrl, `SELECT id, target_type FROM delivery WHERE event_id = $1 AND target_id = $2`, [event.id, bob.user.id]);
     expect(pending.map((d) => d.target_type)).toEqual(['webhook']);
     expect(receiver.to(paths.webhook)).toHaveLength(1);
 

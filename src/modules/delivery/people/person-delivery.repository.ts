@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { firstRow, rows } from '../../../database/sql';
+import { firstRow, preparedRows, rows } from '../../../database/sql';
 import type { DeliveryStatus } from '../delivery.repository';
 import { PERSON_CHANNELS, PersonChannel } from '../channels';
 import { TaskEvent } from '../../task/task-event';
@@ -25,27 +25,33 @@ const FIELDS = 'id, workspace_id, project_id, event_id, event, target_type, targ
 const CHANNELS_SQL = `ARRAY[${PERSON_CHANNELS.map((c) => `'${c}'`).join(', ')}]::text[]`;
 
 /**
- * One statement: the in-app notification of the event for the user (one per event and user) and
- * a delivery per channel (one per event, channel and user), then every delivery of the event to
- * this user still pending, the ones just written included (not yet visible to the second SELECT
- * of the same statement, hence the UNION). A re-run adds nothing.
- * $1 workspace, $2 user, $3 event id, $4 type (wire name), $5 title, $6 content, $7 task, $8 project,
- * $9 actor id, $10 actor name, $11 occurred at, $12 channels, $13 the event snapshot.
+ * One statement for all the recipients of an event (docs/notifications.md): each one's in-app
+ * notification (one per event and user) and a delivery per channel they want (one per event,
+ * channel and user); answers the notifications it wrote (none on a re-run). $1 workspace, $2 event
+ * id, $3 task, $4 project, $5 actor id, $6 actor name, $7 occurred at, $8 the event snapshot,
+ * $9 a JSON array of {user_id, type, title, content, channels}.
  */
-const FAN_OUT_SQL = `
-  WITH notified AS (
+const FAN_OUT_MANY_SQL = `
+  WITH r AS (
+    SELECT * FROM jsonb_to_recordset($9::jsonb) AS r(user_id uuid, type text, title text, content text, channels text[])
+  ), notified AS (
     INSERT INTO notification (workspace_id, user_id, event_id, type, title, content, task_id, project_id, actor_id, actor_name, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    SELECT $1, r.user_id, $2, r.type, r.title, r.content, $3, $4, $5, $6, $7 FROM r
     ON CONFLICT (event_id, user_id) DO NOTHING
+    RETURNING ${NOTIFICATION_FIELDS}
   ), inserted AS (
     INSERT INTO delivery (id, workspace_id, project_id, event_id, event, target_type, target_id, payload, status)
-    SELECT gen_random_uuid(), $1, $8, $3, $4, c, $2, $13::jsonb, 'pending' FROM unnest($12::text[]) c
+    SELECT gen_random_uuid(), $1, $4, $2, r.type, c, r.user_id, $8::jsonb, 'pending' FROM r CROSS JOIN LATERAL unnest(r.channels) c
     ON CONFLICT (event_id, target_type, target_id) DO NOTHING
-    RETURNING id, target_type
   )
-  SELECT id, target_type FROM inserted
-  UNION
-  SELECT id, target_type FROM delivery WHERE event_id = $3 AND target_id = $2 AND target_type = ANY(${CHANNELS_SQL}) AND status = 'pending'`;
+  SELECT * FROM notified`;
+
+/** One recipient's part of FAN_OUT_MANY_SQL. */
+export interface RecipientWrite {
+  userId: string;
+  text: NotificationText;
+  channels: readonly PersonChannel[];
+}
 
 /** The pending deliveries of one user, channel and task (a burst), oldest first. */
 const BATCH_WHERE = `target_type = $1 AND target_id = $2 AND (payload->'task'->>'id') = $3 AND status = 'pending'
@@ -66,46 +72,33 @@ export interface PendingPersonDelivery {
 export class PersonDeliveryRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** FAN_OUT_SQL: the user's deliveries of the event still to do. */
-  fanOut(
-    workspaceId: string,
-    userId: string,
-    event: TaskEvent,
-    text: NotificationText,
-    channels: readonly PersonChannel[],
-    m: EntityManager = this.ds.manager,
-  ): Promise<PendingPersonDelivery[]> {
-    return rows<PendingPersonDelivery>(m, FAN_OUT_SQL, [
-      workspaceId,
-      userId,
+  /** FAN_OUT_MANY_SQL: the notifications and deliveries of the event for `recipients`; the notifications it wrote. */
+  fanOutMany(event: TaskEvent, recipients: readonly RecipientWrite[], m: EntityManager = this.ds.manager): Promise<NotificationRow[]> {
+    if (!recipients.length) return Promise.resolve([]);
+    const batch = recipients.map((r) => ({ user_id: r.userId, type: r.text.type, title: r.text.title, content: r.text.content, channels: r.channels }));
+    return preparedRows<NotificationRow>(m, 'person_fan_out_many', FAN_OUT_MANY_SQL, [
+      event.workspaceId,
       event.id,
-      text.type,
-      text.title,
-      text.content,
       event.task.id,
       event.project.id,
       event.actor?.id ?? null,
       event.actor?.name ?? null,
       event.occurredAt,
-      channels,
       JSON.stringify(event),
+      JSON.stringify(batch),
     ]);
   }
 
-  /** The user's in-app notification of the event (written by fanOut). */
-  notificationOf(eventId: string, userId: string): Promise<NotificationRow | undefined> {
-    return firstRow<NotificationRow>(this.ds.manager, `SELECT ${NOTIFICATION_FIELDS} FROM notification WHERE event_id = $1 AND user_id = $2`, [eventId, userId]);
-  }
-
   /**
-   * The event's deliveries to people still pending, whoever they are for: a re-run queues again
+   * The events' deliveries to people still pending, whoever they are for: a re-run queues again
    * what a first run wrote for someone who is no longer a recipient (they left, or unwatched).
    */
-  pendingOfEvent(eventId: string): Promise<(PendingPersonDelivery & { target_id: string })[]> {
-    return rows<PendingPersonDelivery & { target_id: string }>(
+  pendingOfEvents(eventIds: readonly string[]): Promise<(PendingPersonDelivery & { target_id: string; event_id: string })[]> {
+    return preparedRows<PendingPersonDelivery & { target_id: string; event_id: string }>(
       this.ds.manager,
-      `SELECT id, target_type, target_id FROM delivery WHERE event_id = $1 AND target_type = ANY(${CHANNELS_SQL}) AND status = 'pending'`,
-      [eventId],
+      'person_pending_of_events',
+      `SELECT id, target_type, target_id, event_id::text FROM delivery WHERE event_id = ANY($1::uuid[]) AND target_type = ANY(${CHANNELS_SQL}) AND status = 'pending'`,
+      [eventIds],
     );
   }
 

@@ -78,42 +78,58 @@ export class PersonTargets implements DeliveryTargets {
     return yes;
   }
 
-  async fanOut(events: readonly TaskEvent[]): Promise<number> {
-    let queued = 0;
-    for (const event of events) queued += await this.fanOutOne(event);
-    return queued;
-  }
-
   /**
-   * One event: each recipient's notification and deliveries (recipientsOf: people mentioned, the
-   * assignee, the watchers; members only), then the jobs of every delivery of the event still
-   * pending. People mentioned watch the task from then on (unless they unwatched it).
+   * A job's events: the watchers of their tasks read once for all of them, then for each event
+   * with recipients (recipientsOf: people mentioned, the assignee, the watchers) their
+   * notifications and deliveries (fanOutOne), then the jobs of every delivery of those events still
+   * pending. An event without recipients costs no statement of its own.
    */
-  async fanOutOne(event: TaskEvent): Promise<number> {
-    const watchers = reachesWatchers(event) ? await this.watchers.watching(event.task.id) : [];
-    const recipients = recipientsOf(event, watchers);
-    const mentioned: string[] = [];
-    for (const r of recipients) {
-      // No longer a member: nothing new; what a first run wrote is queued below, and fails as undeliverable.
-      if (!(await this.members.isMember(event.workspaceId, r.userId))) continue;
-      await this.notify(event, r);
-      if (r.mentioned) mentioned.push(r.userId);
+  async fanOut(events: readonly TaskEvent[]): Promise<number> {
+    const watching = await this.watchers.watchingMany(events.filter(reachesWatchers).map((e) => e.task.id));
+    const told: TaskEvent[] = [];
+    for (const event of events) {
+      const recipients = recipientsOf(event, watching.get(event.task.id.toLowerCase()) ?? []);
+      if (!recipients.length) continue;
+      await this.fanOutOne(event, recipients);
+      told.push(event);
     }
-    await this.watchers.addMentioned(event.task.id, mentioned);
-    const pending = await this.deliveries.pendingOfEvent(event.id);
-    for (const d of pending) await this.queues.schedule(d.target_type, d.id, d.target_id, event.task.id);
-    if (pending.length) this.logger.debug(`event ${event.id} (${event.kind}): ${pending.length} person deliveries queued`);
+    // Every delivery of those events still pending, new or left by a run that stopped before queueing it.
+    const taskOf = new Map(told.map((e) => [e.id, e.task.id]));
+    const pending = told.length ? await this.deliveries.pendingOfEvents([...taskOf.keys()]) : [];
+    for (const d of pending) await this.queues.schedule(d.target_type, d.id, d.target_id, taskOf.get(d.event_id)!);
+    if (pending.length) this.logger.debug(`${told.length} events: ${pending.length} person deliveries queued`);
     return pending.length;
   }
 
-  /** The recipient's in-app notification and a delivery per channel they want, written once; their open streams get the notification. */
-  private async notify(event: TaskEvent, r: Recipient): Promise<void> {
-    const [global, rule] = await Promise.all([this.prefs.findPreferences(r.userId), this.prefs.findRule(event.workspaceId, r.userId)]);
-    const channels = channelsFor(global, rule, event.project.id);
-    await this.deliveries.fanOut(event.workspaceId, r.userId, event, notificationText(event, this.config.clientUrl, r), channels);
-    // The recipient's open event streams get the notification as the list shows it, once the row exists (docs/live-events.md); a re-run appends it again, sent once.
-    const notification = await this.deliveries.notificationOf(event.id, r.userId);
-    if (notification) await this.live.append(new Map([[event.workspaceId, [liveNotification(event.id, notification)]]]));
+  /**
+   * One event's recipients, members only, with the channels their preferences and workspace rule
+   * allow: the notification and deliveries of all of them in one statement, their open streams
+   * told of what was written. People mentioned watch the task from then on (unless they unwatched
+   * it). A re-run writes nothing twice.
+   */
+  async fanOutOne(event: TaskEvent, recipients: readonly Recipient[]): Promise<void> {
+    const ids = recipients.map((r) => r.userId);
+    const [members, prefs, rules] = await Promise.all([
+      this.members.membersAmong(event.workspaceId, ids),
+      this.prefs.preferencesOf(ids),
+      this.prefs.rulesOf(event.workspaceId, ids),
+    ]);
+    // No longer a member: nothing new; what a first run wrote is queued, and fails as undeliverable.
+    const told = recipients.filter((r) => members.has(r.userId));
+    const written = await this.deliveries.fanOutMany(
+      event,
+      told.map((r) => ({
+        userId: r.userId,
+        text: notificationText(event, this.config.clientUrl, r),
+        channels: channelsFor(prefs.get(r.userId), rules.get(r.userId), event.project.id),
+      })),
+    );
+    // The recipients' open event streams get each new notification as the list shows it (docs/live-events.md).
+    if (written.length) await this.live.append(new Map([[event.workspaceId, written.map((n) => liveNotification(event.id, n))]]));
+    await this.watchers.addMentioned(
+      event.task.id,
+      told.filter((r) => r.mentioned).map((r) => r.userId),
+    );
   }
 
   async prepare(deliveryId: string, jobChannel: Channel): Promise<Preparation> {
