@@ -53,7 +53,7 @@ export const nothingToSend = (label: string, dropped: Dropped[], settled?: () =>
 
 /**
  * A kind of target of task events (docs/architecture.md, "Delivery"): the project integrations,
- * or people (the assignee's notification channels). The fan-out hands every event to each kind,
+ * or people (the notification channels of those an event concerns). The fan-out hands every event to each kind,
  * the outbox relay asks them which events anyone would receive, and the delivery runner asks the
  * kind of a job's channel what to send.
  */

@@ -30,9 +30,10 @@ const UNREADABLE = "The recipient's channel secrets could not be decrypted (was 
 export const MAX_BURST = 100;
 
 /**
- * People as delivery targets (docs/notifications.md): the event's recipient (the assignee, unless
- * they made the change, and only while a member of the workspace) gets an in-app notification and
- * one delivery per channel that their global preferences and workspace rule allow, written in one
+ * People as delivery targets (docs/notifications.md): each recipient of an event (recipientsOf:
+ * people mentioned, the assignee, the watchers, or whom a reminder names; never the actor, and
+ * only while a member of the workspace) gets an in-app notification and one delivery per channel
+ * that their global preferences and workspace rule allow, written for all of them in one
  * statement that creates each once; a re-run writes nothing twice and queues again what is still
  * pending.
  *
