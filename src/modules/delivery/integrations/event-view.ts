@@ -1,6 +1,6 @@
 import { mentionsAsText } from '../../task/mentions';
 import { integrationEventName, TaskEvent } from '../../task/task-event';
-import { truncate } from './text';
+import { truncate, utcMinute } from './text';
 
 /** One line of what changed, as plain (unescaped) text pieces; each format escapes and styles them. */
 export type ChangeLine = { label: string; from: string; to: string } | { text: string };
@@ -33,8 +33,6 @@ export const taskUrl = (clientUrl: string, event: Pick<TaskEvent, 'project' | 't
 const str = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : String(v));
 /** A user's text (description, comment) as people read it: mentions as `@Name`, cut for a chat message. */
 const userText = (v: unknown): string => truncate(mentionsAsText(str(v)), TEXT_EXCERPT);
-/** `2030-01-02 09:00 UTC`, or — for none. */
-const when = (v: unknown): string => (typeof v === 'string' && v.length >= 16 ? `${v.slice(0, 10)} ${v.slice(11, 16)} UTC` : '—');
 
 export function eventView(event: TaskEvent, clientUrl: string): EventView {
   const actorName = event.actor?.name || NO_ACTOR;
@@ -76,14 +74,14 @@ export function eventView(event: TaskEvent, clientUrl: string): EventView {
       break;
     case 'taskDueDateChanged':
       summary = d.newDueDate ? `${actorName} changed the due date` : `${actorName} removed the due date`;
-      changes = [{ label: 'Due date', from: when(d.oldDueDate), to: when(d.newDueDate) }];
+      changes = [{ label: 'Due date', from: utcMinute(d.oldDueDate), to: utcMinute(d.newDueDate) }];
       break;
     case 'taskAssigned':
       summary = `${actorName} changed the assignee`;
       changes = [{ label: 'Assignee', from: str(d.oldUserName), to: str(d.newUserName) }];
       break;
     case 'dueDateReminder':
-      summary = `The task is due ${when(d.dueDate)}`;
+      summary = `The task is due ${utcMinute(d.dueDate)}`;
       changes = [];
       break;
     case 'taskUnassigned':

@@ -5,6 +5,9 @@
 
 const ELLIPSIS = '\u2026';
 
+/** `2030-01-02 09:00 UTC` from an ISO 8601 time; — when there is none. */
+export const utcMinute = (iso: unknown): string => (typeof iso === 'string' && iso.length >= 16 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—');
+
 /** Length in code points (what the chat services count; a surrogate pair is one character). */
 export const charLength = (s: string): number => Array.from(s).length;
 

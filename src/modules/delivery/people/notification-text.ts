@@ -1,5 +1,5 @@
 import { NO_ACTOR, taskUrl } from '../integrations/event-view';
-import { truncate } from '../integrations/text';
+import { truncate, utcMinute } from '../integrations/text';
 import { mentionsAsText } from '../../task/mentions';
 import { TASK_EVENT_NAMES, TaskEvent } from '../../task/task-event';
 
@@ -48,9 +48,6 @@ const LINE_EXCERPT = 120;
 const str = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : String(v));
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** `2030-01-02 09:00 UTC`. */
-export const utcMinute = (iso: unknown): string => (typeof iso === 'string' && iso.length >= 16 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—');
 
 /** `1 h 30 min`, `45 min`, `30 s`. */
 export function formatDuration(seconds: number): string {
